@@ -1,0 +1,5 @@
+import sys
+
+from prewrite.cli import main
+
+sys.exit(main())

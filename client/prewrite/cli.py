@@ -1,0 +1,153 @@
+"""The ``prewrite`` command line: ``check`` a patch, manage the ``daemon``.
+
+Exit codes of ``check``: 0 the patch introduces no error, 1 it does, 2 anything went wrong.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import msgspec
+
+from prewrite.client import Client, spawn_daemon, wait_for_daemon
+from prewrite.errors import BadRequest, DaemonUnavailable, PrewriteError
+from prewrite.protocol import CheckReply, Patch
+from prewrite.runtime import read_status, runtime_paths
+
+EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+_DESCRIPTION = """\
+Check a multi-file patch in a warm type checker before it touches disk.
+
+The patch is JSON: {"changes": [{"path": "pkg/a.py", "base_sha256": "<sha256 of the bytes
+on disk>", "content": "<new text>"}, {"path": "pkg/new.py", "base_sha256": null, "content":
+"..."}, {"path": "pkg/old.py", "base_sha256": "...", "delete": true}]}. Paths are relative to
+--root. Only diagnostics the patch introduces are reported. The daemon starts on first use.
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="prewrite", description=_DESCRIPTION)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    check = sub.add_parser(
+        "check",
+        help="type-check a patch without writing it",
+        description="Type-check a patch as one unit against --root without writing it. "
+        "Exit 0: no new error; 1: new errors; 2: the check could not be done.",
+    )
+    check.add_argument("--root", required=True, help="workspace root the patch paths are under")
+    check.add_argument("--patch", required=True, help="patch JSON file, or - for stdin")
+    check.add_argument("--python", help="interpreter whose packages the checker resolves")
+    check.add_argument("--json", action="store_true", help="print one JSON object")
+    check.add_argument("--timeout", type=float, default=120.0, help="seconds (default 120)")
+    check.add_argument(
+        "--no-autostart", action="store_true", help="fail instead of starting the daemon"
+    )
+
+    daemon = sub.add_parser("daemon", help="start, stop or inspect the per-user daemon")
+    dsub = daemon.add_subparsers(dest="action", required=True)
+    start = dsub.add_parser("start", help="start the daemon in the background")
+    start.add_argument("--idle-timeout", type=float, help="exit after this many idle seconds")
+    dsub.add_parser("stop", help="stop the daemon")
+    status = dsub.add_parser("status", help="show the daemon and its workspaces")
+    status.add_argument("--json", action="store_true", help="print one JSON object")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "check":
+            return _check(args)
+        return _daemon(args)
+    except PrewriteError as exc:
+        print(f"prewrite: error [{exc.code}]: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        return EXIT_ERROR
+
+
+def _read_patch(source: str) -> Patch:
+    try:
+        data = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
+    except OSError as exc:
+        raise BadRequest(f"cannot read patch {source}: {exc.strerror}") from exc
+    try:
+        return msgspec.json.decode(data, type=Patch)
+    except msgspec.DecodeError as exc:
+        raise BadRequest(f"invalid patch JSON: {exc}") from exc
+
+
+def _check(args: argparse.Namespace) -> int:
+    patch = _read_patch(args.patch)
+    started = time.perf_counter()
+    with Client(autostart=not args.no_autostart) as client:
+        reply = client.check(args.root, patch.changes, python=args.python, timeout_s=args.timeout)
+    elapsed_ms = (time.perf_counter() - started) * 1000
+    if args.json:
+        sys.stdout.write(msgspec.json.encode(reply).decode() + "\n")
+    else:
+        _print_human(reply, elapsed_ms)
+    return EXIT_OK if reply.ok else EXIT_FINDINGS
+
+
+def _print_human(reply: CheckReply, elapsed_ms: float) -> None:
+    for d in reply.diagnostics:
+        rule = f" [{d.rule}]" if d.rule else ""
+        print(f"{d.path}:{d.line}:{d.column}: {d.severity}: {d.message}{rule}")
+    errors = sum(1 for d in reply.diagnostics if d.severity == "error")
+    others = len(reply.diagnostics) - errors
+    verdict = "ok" if reply.ok else "FAILED"
+    print(
+        f"prewrite: {verdict}: {errors} new error(s), {others} new warning(s) in "
+        f"{len(reply.checked_files)} checked file(s), {elapsed_ms:.0f} ms"
+    )
+
+
+def _daemon(args: argparse.Namespace) -> int:
+    paths = runtime_paths()
+    if args.action == "start":
+        status = read_status(paths)
+        if status is not None:
+            try:
+                Client(autostart=False, paths=paths).close()
+                print(f"prewrite: daemon already running (pid {status.pid})")
+                return EXIT_OK
+            except DaemonUnavailable:
+                pass  # stale status file; the new daemon replaces it
+        extra = ["--idle-timeout", str(args.idle_timeout)] if args.idle_timeout else []
+        proc = spawn_daemon(paths, extra)
+        wait_for_daemon(paths, 30.0, proc).close()
+        print(f"prewrite: daemon started (pid {proc.pid}), socket {paths.socket}")
+        return EXIT_OK
+    if args.action == "stop":
+        try:
+            client = Client(autostart=False, paths=paths)
+        except DaemonUnavailable:
+            print("prewrite: no daemon running")
+            return EXIT_OK
+        with client:
+            client.stop()
+        print("prewrite: daemon stopped")
+        return EXIT_OK
+    with Client(autostart=False, paths=paths) as client:
+        reply = client.status()
+    if args.json:
+        print(msgspec.json.encode(reply).decode())
+        return EXIT_OK
+    print(f"daemon pid {reply.pid} version {reply.version} up {reply.uptime_s:.0f}s")
+    print(f"socket {reply.socket}")
+    for ws in reply.workspaces:
+        pid = f" pid {ws.server_pid}" if ws.server_pid else ""
+        print(
+            f"  {ws.root}: backend {ws.backend_state}{pid}, generation {ws.generation}, "
+            f"{ws.checks} check(s), python {ws.python}"
+        )
+    if not reply.workspaces:
+        print("  no workspaces yet")
+    return EXIT_OK

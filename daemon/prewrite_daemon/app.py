@@ -1,0 +1,141 @@
+"""The daemon's lifecycle: one instance per user, listen, serve, stop in order.
+
+Start-up: take the lock (a second daemon exits quietly), bind the socket, then write the status
+file (so its presence means "listening"). Stop: remove the status file *before* answering
+``stop``, stop the checkers (LSP shutdown, then terminate, then kill), remove the socket.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import fcntl
+import logging
+import os
+import signal
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import msgspec
+
+from prewrite import __version__
+from prewrite.protocol import (
+    PROTOCOL_VERSION,
+    CheckRequest,
+    Hello,
+    HelloReply,
+    Reply,
+    Request,
+    StatusReply,
+    StatusRequest,
+    StopReply,
+    StopRequest,
+)
+from prewrite.runtime import DaemonStatusFile, RuntimePaths, ensure_private_dir, runtime_paths
+from prewrite_daemon.rpc import serve_unix
+from prewrite_daemon.session import Registry
+
+log = logging.getLogger("prewrite_daemon")
+
+
+class Daemon:
+    def __init__(self, paths: RuntimePaths, idle_timeout_s: float | None) -> None:
+        self.paths = paths
+        self.idle_timeout_s = idle_timeout_s
+        self.registry = Registry(paths.state_dir)
+        self.started = time.monotonic()
+        self.last_activity = time.monotonic()
+        self.in_flight = 0
+        self.stopping = asyncio.Event()
+
+    async def handle(self, request: Request) -> Reply:
+        self.in_flight += 1
+        try:
+            match request:
+                case Hello():
+                    return HelloReply(PROTOCOL_VERSION, __version__, os.getpid())
+                case CheckRequest():
+                    return await self.registry.check(request)
+                case StatusRequest():
+                    return self._status()
+                case StopRequest():
+                    self.paths.status_file.unlink(missing_ok=True)
+                    self.stopping.set()
+                    return StopReply()
+        finally:
+            self.in_flight -= 1
+            self.last_activity = time.monotonic()
+
+    def _status(self) -> StatusReply:
+        return StatusReply(
+            pid=os.getpid(),
+            version=__version__,
+            socket=str(self.paths.socket),
+            uptime_s=round(time.monotonic() - self.started, 1),
+            workspaces=self.registry.statuses(),
+        )
+
+    async def run(self) -> None:
+        socket_path = self.paths.socket
+        socket_path.unlink(missing_ok=True)  # we hold the lock: any socket here is stale
+        server = await serve_unix(str(socket_path), self.handle)
+        status = DaemonStatusFile(os.getpid(), str(socket_path), __version__, PROTOCOL_VERSION)
+        _write_atomic(self.paths.status_file, msgspec.json.encode(status))
+        log.info("prewrite daemon %s listening on %s (pid %s)", __version__, socket_path, os.getpid())
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, self.stopping.set)
+        try:
+            async with asyncio.TaskGroup() as tg:
+                idle = tg.create_task(self._idle_watch()) if self.idle_timeout_s else None
+                await self.stopping.wait()
+                if idle is not None:
+                    idle.cancel()
+        finally:
+            self.paths.status_file.unlink(missing_ok=True)
+            server.close()
+            await self.registry.stop()
+            socket_path.unlink(missing_ok=True)
+            log.info("prewrite daemon stopped")
+
+    async def _idle_watch(self) -> None:
+        timeout_s = self.idle_timeout_s or 0.0
+        while not self.stopping.is_set():
+            idle = time.monotonic() - self.last_activity
+            if self.in_flight == 0 and idle >= timeout_s:
+                log.info("idle for %.0fs; stopping", idle)
+                self.stopping.set()
+                return
+            await asyncio.sleep(max(1.0, timeout_s - idle))
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    tmp = path.with_suffix(".tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="prewrite-daemon", description="Run the prewrite daemon in the foreground."
+    )
+    parser.add_argument("--idle-timeout", type=float, help="exit after this many idle seconds")
+    parser.add_argument("--log-level", default=os.environ.get("PREWRITE_LOG_LEVEL", "INFO"))
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=args.log_level.upper(),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    logging.getLogger("pygls").setLevel(logging.ERROR)
+    paths = runtime_paths()
+    ensure_private_dir(paths.runtime_dir)
+    paths.state_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+    with paths.lock_file.open("a") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            log.info("another prewrite daemon holds %s; exiting", paths.lock_file)
+            return 0
+        asyncio.run(Daemon(paths, args.idle_timeout).run())
+    return 0

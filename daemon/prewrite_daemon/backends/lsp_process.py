@@ -1,0 +1,317 @@
+"""One language server child process driven through pygls: spawn, initialize, documents, pull
+diagnostics, staged stop.
+
+pygls does the JSON-RPC framing; this module adds what a supervisor needs: a state, a deadline on
+every call, pending calls failed the moment the child exits, stderr drained into the log, and
+foreign exceptions translated into prewrite's ``BackendFailed`` / ``CheckTimeout``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import threading
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, TypeVar
+from urllib.parse import unquote, urlparse
+
+from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcException
+from pygls.io_ import run_async
+from pygls.lsp.client import LanguageClient
+
+from prewrite.errors import BackendFailed, CheckTimeout
+from prewrite_daemon.backends.base import BackendState, FileEvent, RawDiagnostic
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+SERVER_CANCELLED = -32802
+_SEVERITY = {1: "error", 2: "warning", 3: "information", 4: "hint"}
+_EVENT_KIND = {
+    "created": lsp.FileChangeType.Created,
+    "changed": lsp.FileChangeType.Changed,
+    "deleted": lsp.FileChangeType.Deleted,
+}
+
+SettingsFn = Callable[[str | None], Any]
+
+
+def path_to_uri(path: str) -> str:
+    return Path(path).as_uri()
+
+
+def uri_to_path(uri: str) -> str:
+    return unquote(urlparse(uri).path)
+
+
+class LspProcess:
+    """A language server over stdio with pull diagnostics (dynamic registration awaited)."""
+
+    def __init__(
+        self, argv: list[str], root: Path, settings: SettingsFn, env: dict[str, str] | None = None
+    ) -> None:
+        self.argv = argv
+        self.root = root
+        self._settings = settings
+        self._env = env
+        self.state = BackendState.EXITED
+        self._proc: asyncio.subprocess.Process | None = None
+        self._client = LanguageClient("prewrite", "0")
+        self._stop_reading = threading.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._exited = asyncio.Event()
+        self._pull_registered = asyncio.Event()
+        self._versions: dict[str, int] = {}
+        self._register_handlers()
+
+    @property
+    def pid(self) -> int | None:
+        return self._proc.pid if self._proc else None
+
+    @property
+    def exited(self) -> bool:
+        return self._exited.is_set()
+
+    # --- lifecycle ------------------------------------------------------------------------------
+
+    async def start(self, timeout_s: float = 60.0) -> None:
+        self.state = BackendState.STARTING
+        try:
+            self._proc = await asyncio.create_subprocess_exec(
+                *self.argv,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                cwd=self.root,
+                env=self._env,
+                start_new_session=True,
+            )
+        except OSError as exc:
+            self.state = BackendState.ERRORED
+            raise BackendFailed(f"cannot start {self.argv[0]}: {exc}") from exc
+        proc = self._proc
+        assert proc.stdin and proc.stdout and proc.stderr
+        self._client.protocol.set_writer(proc.stdin)
+        self._tasks = [
+            asyncio.create_task(self._read_loop(proc.stdout)),
+            asyncio.create_task(self._drain_stderr(proc.stderr)),
+            asyncio.create_task(self._watch_exit(proc)),
+        ]
+        try:
+            await self._call(self._client.initialize_async(self._initialize_params()), timeout_s)
+            self._client.initialized(lsp.InitializedParams())
+            await self._wait(self._pull_registered.wait(), timeout_s, "pull diagnostics")
+        except BaseException:
+            await self.stop()
+            self.state = BackendState.ERRORED
+            raise
+        self.state = BackendState.RUNNING
+        log.info("language server pid %s running on %s", proc.pid, self.root)
+
+    async def stop(self, grace_s: float = 2.0) -> None:
+        """Staged stop: LSP shutdown/exit, then SIGTERM, then SIGKILL to the process group."""
+        proc = self._proc
+        if proc is not None and proc.returncode is None:
+            try:
+                if self.state is BackendState.RUNNING:
+                    await self._call(self._client.shutdown_async(None), grace_s)
+                    self._client.exit(None)
+                await asyncio.wait_for(proc.wait(), grace_s)
+            except (BackendFailed, CheckTimeout, TimeoutError, OSError):
+                pass
+            for sig in (signal.SIGTERM, signal.SIGKILL):
+                if proc.returncode is not None:
+                    break
+                _signal_group(proc.pid, sig)
+                try:
+                    await asyncio.wait_for(proc.wait(), grace_s)
+                except TimeoutError:
+                    continue
+        self._stop_reading.set()
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        self._tasks = []
+        self.state = BackendState.EXITED
+
+    # --- documents ------------------------------------------------------------------------------
+
+    def open(self, path: str, text: str) -> None:
+        self._versions[path] = 1
+        item = lsp.TextDocumentItem(uri=path_to_uri(path), language_id="python", version=1, text=text)
+        self._notify(lambda: self._client.text_document_did_open(lsp.DidOpenTextDocumentParams(item)))
+
+    def change(self, path: str, text: str) -> None:
+        version = self._versions[path] = self._versions[path] + 1
+        params = lsp.DidChangeTextDocumentParams(
+            text_document=lsp.VersionedTextDocumentIdentifier(uri=path_to_uri(path), version=version),
+            content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=text)],
+        )
+        self._notify(lambda: self._client.text_document_did_change(params))
+
+    def close(self, path: str) -> None:
+        if self._versions.pop(path, None) is None:
+            return
+        doc = lsp.TextDocumentIdentifier(uri=path_to_uri(path))
+        self._notify(
+            lambda: self._client.text_document_did_close(lsp.DidCloseTextDocumentParams(doc))
+        )
+
+    def is_open(self, path: str) -> bool:
+        return path in self._versions
+
+    def files_changed(self, events: list[FileEvent]) -> None:
+        if not events:
+            return
+        changes = [lsp.FileEvent(uri=path_to_uri(e.path), type=_EVENT_KIND[e.kind]) for e in events]
+        params = lsp.DidChangeWatchedFilesParams(changes=changes)
+        self._notify(lambda: self._client.workspace_did_change_watched_files(params))
+
+    async def diagnostics(self, path: str, timeout_s: float) -> list[RawDiagnostic]:
+        """Pull the diagnostics of one open document; retried while the server cancels."""
+        params = lsp.DocumentDiagnosticParams(text_document=lsp.TextDocumentIdentifier(path_to_uri(path)))
+        for _attempt in range(20):
+            try:
+                report = await self._call(
+                    self._client.text_document_diagnostic_async(params), timeout_s
+                )
+            except BackendFailed as exc:
+                if isinstance(exc.__cause__, JsonRpcException) and exc.__cause__.code == SERVER_CANCELLED:
+                    continue
+                raise
+            if not isinstance(report, lsp.RelatedFullDocumentDiagnosticReport):
+                raise BackendFailed(f"unexpected diagnostic report {type(report).__name__}")
+            return [_raw(d) for d in report.items]
+        raise BackendFailed(f"the server kept cancelling the diagnostics of {path}")
+
+    # --- internals ------------------------------------------------------------------------------
+
+    def _notify(self, send: Callable[[], None]) -> None:
+        if self._proc is None or self._proc.returncode is not None or self._exited.is_set():
+            raise BackendFailed("the language server is not running")
+        send()
+
+    async def _call(self, awaitable: Awaitable[T], timeout_s: float) -> T:
+        try:
+            return await self._wait(awaitable, timeout_s, "a reply")
+        except JsonRpcException as exc:
+            raise BackendFailed(f"language server error {exc.code}: {exc.message}") from exc
+
+    async def _wait(self, awaitable: Awaitable[T], timeout_s: float, what: str) -> T:
+        """Await ``awaitable`` unless the child exits first or the deadline passes."""
+        task = asyncio.ensure_future(awaitable)
+        exited = asyncio.ensure_future(self._exited.wait())
+        try:
+            done, _ = await asyncio.wait(
+                {task, exited}, timeout=timeout_s, return_when=asyncio.FIRST_COMPLETED
+            )
+        finally:
+            exited.cancel()
+        if task in done:
+            return task.result()
+        task.cancel()
+        if exited in done:
+            code = self._proc.returncode if self._proc else None
+            raise BackendFailed(f"the language server exited (code {code}) while waiting for {what}")
+        raise CheckTimeout(f"no {what} from the language server within {timeout_s:.1f}s")
+
+    async def _read_loop(self, stdout: asyncio.StreamReader) -> None:
+        await run_async(
+            stop_event=self._stop_reading,
+            reader=stdout,
+            protocol=self._client.protocol,
+            logger=log,
+            error_handler=lambda exc, _src: log.warning("bad message from server: %s", exc),
+        )
+
+    async def _drain_stderr(self, stderr: asyncio.StreamReader) -> None:
+        while line := await stderr.readline():
+            log.info("[server stderr] %s", line.decode(errors="replace").rstrip())
+
+    async def _watch_exit(self, proc: asyncio.subprocess.Process) -> None:
+        code = await proc.wait()
+        self._exited.set()
+        if self.state is not BackendState.EXITED:
+            log.warning("language server pid %s exited with code %s", proc.pid, code)
+            self.state = BackendState.ERRORED
+
+    def _initialize_params(self) -> lsp.InitializeParams:
+        caps = lsp.ClientCapabilities(
+            workspace=lsp.WorkspaceClientCapabilities(
+                configuration=True,
+                did_change_watched_files=lsp.DidChangeWatchedFilesClientCapabilities(
+                    dynamic_registration=True, relative_pattern_support=True
+                ),
+                workspace_folders=True,
+            ),
+            text_document=lsp.TextDocumentClientCapabilities(
+                diagnostic=lsp.DiagnosticClientCapabilities(dynamic_registration=True),
+                synchronization=lsp.TextDocumentSyncClientCapabilities(dynamic_registration=True),
+            ),
+        )
+        uri = path_to_uri(str(self.root))
+        return lsp.InitializeParams(
+            capabilities=caps,
+            process_id=os.getpid(),
+            root_uri=uri,
+            workspace_folders=[lsp.WorkspaceFolder(uri=uri, name=self.root.name)],
+        )
+
+    def _register_handlers(self) -> None:
+        client = self._client
+
+        @client.feature(lsp.WORKSPACE_CONFIGURATION)
+        def _configuration(params: lsp.ConfigurationParams) -> list[Any]:  # pyright: ignore[reportUnusedFunction]
+            return [self._settings(item.section) for item in params.items]
+
+        @client.feature(lsp.CLIENT_REGISTER_CAPABILITY)
+        def _register(params: lsp.RegistrationParams) -> None:  # pyright: ignore[reportUnusedFunction]
+            for reg in params.registrations:
+                log.debug("server registered %s", reg.method)
+                if reg.method == lsp.TEXT_DOCUMENT_DIAGNOSTIC:
+                    self._pull_registered.set()
+
+        @client.feature(lsp.CLIENT_UNREGISTER_CAPABILITY)
+        def _unregister(params: lsp.UnregistrationParams) -> None:  # pyright: ignore[reportUnusedFunction]
+            return None
+
+        @client.feature(lsp.WINDOW_WORK_DONE_PROGRESS_CREATE)
+        def _progress(params: lsp.WorkDoneProgressCreateParams) -> None:  # pyright: ignore[reportUnusedFunction]
+            return None
+
+        @client.feature(lsp.WORKSPACE_DIAGNOSTIC_REFRESH)
+        def _refresh(params: None) -> None:  # pyright: ignore[reportUnusedFunction]
+            return None
+
+        @client.feature(lsp.WINDOW_LOG_MESSAGE)
+        def _log(params: lsp.LogMessageParams) -> None:  # pyright: ignore[reportUnusedFunction]
+            log.debug("[server] %s", params.message)
+
+        @client.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        def _published(params: lsp.PublishDiagnosticsParams) -> None:  # pyright: ignore[reportUnusedFunction]
+            return None  # pull mode: pushed diagnostics are ignored
+
+
+def _raw(d: lsp.Diagnostic) -> RawDiagnostic:
+    code = d.code
+    return RawDiagnostic(
+        line=d.range.start.line,
+        column=d.range.start.character,
+        end_line=d.range.end.line,
+        end_column=d.range.end.character,
+        severity=_SEVERITY.get(int(d.severity or 1), "error"),
+        rule="" if code is None else str(code),
+        message=d.message,
+        source=d.source or "",
+    )
+
+
+def _signal_group(pid: int, sig: signal.Signals) -> None:
+    try:
+        os.killpg(pid, sig)
+    except ProcessLookupError:
+        pass

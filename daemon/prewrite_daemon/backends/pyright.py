@@ -1,0 +1,66 @@
+"""pyright as a backend: where its node package is, how it is started, what settings it gets.
+
+Settings mirror the ``pyright`` CLI's defaults so a warm verdict equals a cold run's: the
+workspace's own ``pyrightconfig.json`` / ``[tool.pyright]`` decides the rules, the interpreter
+decides the installed packages, and ``openFilesOnly`` keeps the server from analysing the whole
+tree in the background (the daemon opens exactly the files it pulls).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+from prewrite.errors import BackendFailed
+from prewrite_daemon.backends.lsp_process import LspProcess
+
+
+def pyright_dist() -> Path:
+    """The directory holding pyright's ``index.js`` and ``langserver.index.js``.
+
+    ``PREWRITE_PYRIGHT_DIST`` overrides; otherwise the copy bundled in the ``pyright`` PyPI package.
+    """
+    override = os.environ.get("PREWRITE_PYRIGHT_DIST")
+    if override:
+        return Path(override)
+    import pyright  # the PyPI wrapper ships the node package under dist/
+
+    return Path(pyright.__file__).parent / "dist"
+
+
+def node_executable() -> str:
+    node = os.environ.get("PREWRITE_NODE") or shutil.which("node")
+    if not node:
+        raise BackendFailed("node is not on PATH; pyright needs Node.js")
+    return node
+
+
+def langserver_argv() -> list[str]:
+    script = pyright_dist() / "langserver.index.js"
+    if not script.is_file():
+        raise BackendFailed(f"pyright language server not found at {script}")
+    return [node_executable(), str(script), "--stdio"]
+
+
+def cli_argv() -> list[str]:
+    """The cold ``pyright`` CLI of the same version (used by tests and the bench as the oracle)."""
+    return [node_executable(), str(pyright_dist() / "index.js")]
+
+
+def make_pyright(root: Path, python: str) -> LspProcess:
+    """A pyright language server over the tree at ``root`` using ``python``'s packages."""
+
+    def settings(section: str | None) -> Any:
+        analysis = {"diagnosticMode": "openFilesOnly", "autoSearchPaths": True}
+        if section == "python":
+            return {"pythonPath": python, "analysis": analysis}
+        if section == "python.analysis":
+            return analysis
+        if section in ("pyright", "basedpyright"):
+            return {}
+        return None
+
+    env = dict(os.environ, NODE_OPTIONS="--max-old-space-size=4096")
+    return LspProcess(langserver_argv(), root, settings, env)

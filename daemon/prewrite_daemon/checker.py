@@ -1,0 +1,191 @@
+"""The overlay check of one patch on one warm workspace: base, candidate, revert, diff.
+
+Runs under the workspace lock, so no two checks on one server ever see each other's overlays.
+Modified files become in-memory documents (opened with the disk text, then changed to the
+candidate: pyright only invalidates importers on a change). New and deleted modules are
+materialised in the shadow and announced as file events, because pyright resolves imports from
+disk. Everything is put back in ``finally``, so a failure or a cancelled request (a client that
+hung up) leaves no overlay behind.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from prewrite.errors import BadRequest, CheckTimeout, ErrorDetail
+from prewrite.protocol import CheckReply, Diagnostic
+from prewrite_daemon.backends.base import FileEvent
+from prewrite_daemon.backends.lsp_process import LspProcess
+from prewrite_daemon.diagnostics import has_error, introduced, to_wire
+from prewrite_daemon.imports import ImportGraph, interface_changed
+from prewrite_daemon.patch import FileEdit, PreparedPatch
+from prewrite_daemon.shadow import ShadowTree
+
+CONFIG_FILES = frozenset({"pyproject.toml", "pyrightconfig.json"})
+
+
+@dataclass
+class CheckContext:
+    """What a check reads and updates of its workspace (owned by the workspace, under its lock)."""
+
+    shadow: ShadowTree
+    graph: ImportGraph
+    backend: LspProcess
+    base_cache: dict[str, list[Diagnostic]] = field(default_factory=lambda: {})
+
+
+@dataclass(frozen=True)
+class CheckPlan:
+    python_edits: tuple[FileEdit, ...]
+    checked: tuple[str, ...]  # files whose diagnostics are compared (exist in the candidate)
+
+
+def plan_check(patch: PreparedPatch, graph: ImportGraph) -> CheckPlan:
+    """Choose the files to compare: the patched ones plus importers that may see a change."""
+    config = [e.path for e in patch.edits if e.path.rsplit("/", 1)[-1] in CONFIG_FILES]
+    if config:
+        raise BadRequest(
+            "checker configuration changes inside a patch are not supported yet",
+            [ErrorDetail("config file in patch", p) for p in config],
+        )
+    py = tuple(e for e in patch.edits if e.is_python)
+    reaching = [e.path for e in py if interface_changed(e.old_text, e.new_text)]
+    deleted = {e.path for e in py if e.new_text is None}
+    checked = {e.path for e in py if e.new_text is not None}
+    checked |= graph.importers(reaching) - deleted
+    return CheckPlan(py, tuple(sorted(checked)))
+
+
+class _Deadline:
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self._end = time.monotonic() + seconds
+
+    def left(self) -> float:
+        left = self._end - time.monotonic()
+        if left <= 0:
+            raise CheckTimeout(f"no verdict within {self.seconds:.1f}s")
+        return left
+
+
+async def _pull(ctx: CheckContext, rels: Iterable[str], deadline: _Deadline) -> dict[str, list[Diagnostic]]:
+    rels = list(rels)
+    async with asyncio.TaskGroup() as tg:
+        tasks = {
+            rel: tg.create_task(ctx.backend.diagnostics(ctx.shadow.shadow_path(rel), deadline.left()))
+            for rel in rels
+        }
+    shadow_prefix = str(ctx.shadow.shadow_root)
+    real_prefix = str(ctx.shadow.root)
+    result: dict[str, list[Diagnostic]] = {}
+    for rel, task in tasks.items():
+        wire = [to_wire(raw, rel) for raw in task.result()]
+        result[rel] = [
+            _relocate(d, shadow_prefix, real_prefix) for d in wire if d is not None
+        ]
+    return result
+
+
+def _relocate(d: Diagnostic, shadow_prefix: str, real_prefix: str) -> Diagnostic:
+    """Messages that quote paths (import cycles, for one) name the workspace, not the shadow."""
+    if shadow_prefix not in d.message:
+        return d
+    return Diagnostic(
+        d.path, d.line, d.column, d.end_line, d.end_column, d.severity, d.rule,
+        d.message.replace(shadow_prefix, real_prefix), d.source,
+    )
+
+
+async def run_check(ctx: CheckContext, patch: PreparedPatch, timeout_s: float) -> CheckReply:
+    deadline = _Deadline(timeout_s)
+    t0 = time.perf_counter()
+    plan = plan_check(patch, ctx.graph)
+    shadow, backend = ctx.shadow, ctx.backend
+    edits = {e.path: e for e in plan.python_edits}
+
+    # Base diagnostics, for files that exist before the patch (cached until the tree moves).
+    base_needed = [r for r in plan.checked if r in shadow.files and r not in ctx.base_cache]
+    opened: list[str] = []
+    try:
+        for rel in base_needed:
+            _open_disk(ctx, rel, opened)
+        ctx.base_cache.update(await _pull(ctx, base_needed, deadline))
+        t_base = time.perf_counter()
+
+        events: list[FileEvent] = []
+        for e in plan.python_edits:
+            if e.old_text is None or e.new_text is None:
+                path = shadow.shadow_path(e.path)
+                if e.new_text is None:
+                    backend.close(path)
+                    shadow.remove(e.path)
+                    events.append(FileEvent(path, "deleted"))
+                else:
+                    shadow.write(e.path, e.new_text)
+                    events.append(FileEvent(path, "created"))
+        backend.files_changed(events)
+        for rel in plan.checked:
+            edit = edits.get(rel)
+            if edit is not None and edit.old_text is None:
+                assert edit.new_text is not None
+                backend.open(shadow.shadow_path(rel), edit.new_text)
+                opened.append(rel)
+                continue
+            _open_disk(ctx, rel, opened)
+            if edit is not None and edit.new_text is not None:
+                backend.change(shadow.shadow_path(rel), edit.new_text)
+        candidate = await _pull(ctx, plan.checked, deadline)
+        t_cand = time.perf_counter()
+    finally:
+        _revert(ctx, plan.python_edits, opened)
+
+    new: list[Diagnostic] = []
+    for rel in plan.checked:
+        edit = edits.get(rel)
+        new += introduced(
+            ctx.base_cache.get(rel, []),
+            candidate[rel],
+            edit.old_text if edit else None,
+            edit.new_text if edit else None,
+        )
+    new.sort(key=lambda d: (d.path, d.line, d.column, d.rule, d.message))
+    return CheckReply(
+        ok=not has_error(new),
+        diagnostics=new,
+        checked_files=list(plan.checked),
+        timings_ms={
+            "base_ms": round((t_base - t0) * 1000, 1),
+            "candidate_ms": round((t_cand - t_base) * 1000, 1),
+        },
+    )
+
+
+def _open_disk(ctx: CheckContext, rel: str, opened: list[str]) -> None:
+    path = ctx.shadow.shadow_path(rel)
+    if ctx.backend.is_open(path):
+        return
+    text = ctx.shadow.read_text(rel)
+    if text is None:
+        raise BadRequest(f"{rel} is not UTF-8 text", [ErrorDetail("not UTF-8", rel)])
+    ctx.backend.open(path, text)
+    opened.append(rel)
+
+
+def _revert(ctx: CheckContext, edits: Iterable[FileEdit], opened: list[str]) -> None:
+    """Close every document and put the shadow back as the workspace has it."""
+    shadow, backend = ctx.shadow, ctx.backend
+    alive = backend.pid is not None and not backend.exited
+    if alive:
+        for rel in opened:
+            backend.close(shadow.shadow_path(rel))
+    events: list[FileEvent] = []
+    for e in edits:
+        if e.old_text is None or e.new_text is None:
+            shadow.restore(e.path)
+            kind = "created" if e.new_text is None else "deleted"
+            events.append(FileEvent(shadow.shadow_path(e.path), kind))
+    if alive:
+        backend.files_changed(events)

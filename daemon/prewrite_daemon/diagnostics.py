@@ -1,0 +1,108 @@
+"""Agent-facing diagnostics and the base-vs-candidate diff that keeps only what a patch introduced.
+
+The diff is line-shift robust: base diagnostics are carried through a line alignment of the base
+and candidate texts, so an unchanged error that merely moved is not reported. A candidate
+diagnostic is "new" when no base diagnostic of the same file, rule, severity and message maps to
+its line; a second pass pairs the leftovers by identity alone (code that moved as a block).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+
+from prewrite.protocol import Diagnostic, Severity
+from prewrite_daemon.backends.base import RawDiagnostic
+
+REPORTED_SEVERITIES: frozenset[str] = frozenset({"error", "warning", "information"})
+
+Key = tuple[str, str, str]
+
+
+def normalize_message(message: str) -> str:
+    """pyright's language server indents message details with NBSP; the CLI does not."""
+    return message.replace("\u00a0", " ")
+
+
+def to_wire(raw: RawDiagnostic, rel_path: str) -> Diagnostic | None:
+    """Convert a 0-based checker diagnostic to the wire form; hints (unused, unreachable) drop."""
+    if raw.severity not in REPORTED_SEVERITIES:
+        return None
+    severity: Severity = "error" if raw.severity == "error" else (
+        "warning" if raw.severity == "warning" else "information"
+    )
+    return Diagnostic(
+        path=rel_path,
+        line=raw.line + 1,
+        column=raw.column + 1,
+        end_line=raw.end_line + 1,
+        end_column=raw.end_column + 1,
+        severity=severity,
+        rule=raw.rule,
+        message=normalize_message(raw.message),
+        source=raw.source,
+    )
+
+
+def _key(d: Diagnostic) -> Key:
+    return (d.rule, d.severity, d.message)
+
+
+def line_map(base_text: str, candidate_text: str) -> dict[int, int]:
+    """1-based base line -> 1-based candidate line, for lines the patch left untouched."""
+    a = base_text.splitlines()
+    b = candidate_text.splitlines()
+    mapping: dict[int, int] = {}
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    for block in matcher.get_matching_blocks():
+        for k in range(block.size):
+            mapping[block.a + k + 1] = block.b + k + 1
+    return mapping
+
+
+def introduced(
+    base: Sequence[Diagnostic],
+    candidate: Sequence[Diagnostic],
+    base_text: str | None,
+    candidate_text: str | None,
+) -> list[Diagnostic]:
+    """The candidate diagnostics of one file that the patch introduced."""
+    if not base:
+        return list(candidate)
+    if base_text is None or candidate_text is None or base_text == candidate_text:
+        mapping: dict[int, int] | None = None
+    else:
+        mapping = line_map(base_text, candidate_text)
+
+    # Pass 1: same identity at the mapped line.
+    pool: dict[tuple[Key, int], int] = defaultdict(int)
+    unmapped: dict[Key, int] = defaultdict(int)
+    for d in base:
+        line = d.line if mapping is None else mapping.get(d.line)
+        if line is None:
+            unmapped[_key(d)] += 1
+        else:
+            pool[(_key(d), line)] += 1
+    leftovers: list[Diagnostic] = []
+    for d in candidate:
+        slot = (_key(d), d.line)
+        if pool[slot] > 0:
+            pool[slot] -= 1
+        else:
+            leftovers.append(d)
+
+    # Pass 2: identity alone, against base diagnostics not consumed in pass 1.
+    for (key, _line), count in pool.items():
+        unmapped[key] += count
+    new: list[Diagnostic] = []
+    for d in leftovers:
+        if unmapped[_key(d)] > 0:
+            unmapped[_key(d)] -= 1
+        else:
+            new.append(d)
+    return new
+
+
+def has_error(diagnostics: Iterable[Diagnostic]) -> bool:
+    return any(d.severity == "error" for d in diagnostics)

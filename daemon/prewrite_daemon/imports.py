@@ -1,0 +1,193 @@
+"""Which files a patch can affect: the reverse import graph and the "interface" of a module.
+
+Both are deliberately conservative. Module names are matched by dotted suffix, so a file is an
+importer of ``pkg/a.py`` whenever it imports any name that *could* resolve to it, whatever the
+search roots are (over-approximation costs time, never correctness). A module's interface is its
+AST with the bodies of fully annotated functions blanked out; when base and candidate interfaces
+are equal, no importer can see a difference, so importers need not be rechecked.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+
+_PYRIGHT_COMMENT = re.compile(r"^\s*#\s*pyright:")
+
+
+def module_names(rel: str) -> set[str]:
+    """Every dotted name under which the file ``rel`` might be imported (all path suffixes)."""
+    parts = rel.removesuffix(".pyi").removesuffix(".py").split("/")
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return {".".join(parts[i:]) for i in range(len(parts)) if parts[i:]}
+
+
+def _package_of(rel: str) -> list[str]:
+    parts = rel.split("/")[:-1]
+    return parts
+
+
+def imported_names(rel: str, tree: ast.Module) -> set[str]:
+    """Dotted module names ``rel`` may depend on: each import, its parents and ``from`` members."""
+    names: set[str] = set()
+
+    def add(dotted: str) -> None:
+        pieces = dotted.split(".")
+        for i in range(1, len(pieces) + 1):
+            names.add(".".join(pieces[:i]))
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                add(alias.name)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                package = _package_of(rel)
+                up = node.level - 1
+                base_parts = package[: len(package) - up] if up else package
+                base = ".".join([*base_parts, *([node.module] if node.module else [])])
+            else:
+                base = node.module or ""
+            if base:
+                add(base)
+            for alias in node.names:
+                if alias.name != "*":
+                    add(f"{base}.{alias.name}" if base else alias.name)
+    return names
+
+
+class ImportGraph:
+    """Reverse dependencies between the workspace's Python files, built from their sources."""
+
+    def __init__(self) -> None:
+        self._imports: dict[str, set[str]] = {}
+        self._by_name: dict[str, set[str]] = defaultdict(set)
+
+    def update(self, rel: str, source: str | None) -> None:
+        """Record (or, with ``None``, forget) the imports of one file."""
+        old_names = module_names(rel)
+        if source is None:
+            self._imports.pop(rel, None)
+            for name in old_names:
+                self._by_name[name].discard(rel)
+            return
+        try:
+            tree = ast.parse(source)
+        except (SyntaxError, ValueError):
+            tree = ast.Module(body=[], type_ignores=[])
+        self._imports[rel] = imported_names(rel, tree)
+        for name in old_names:
+            self._by_name[name].add(rel)
+
+    def files(self) -> Iterable[str]:
+        return self._imports.keys()
+
+    def importers(self, rels: Iterable[str], transitive: bool = True) -> set[str]:
+        """Files that import any of ``rels`` (transitively), excluding ``rels`` themselves."""
+        targets = set(rels)
+        frontier = set(targets)
+        found: set[str] = set()
+        while frontier:
+            names: set[str] = set()
+            for rel in frontier:
+                names |= module_names(rel)
+            frontier = {
+                f for f, imported in self._imports.items()
+                if f not in found and f not in targets and not imported.isdisjoint(names)
+            }
+            found |= frontier
+            if not transitive:
+                break
+        return found
+
+
+def _first_param(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+    args = [*fn.args.posonlyargs, *fn.args.args]
+    return args[0].arg if args else None
+
+
+def _body_is_private(fn: ast.FunctionDef | ast.AsyncFunctionDef, in_class: bool) -> bool:
+    """True when nothing in the body can change what importers see of this function."""
+    if fn.returns is None:
+        return False  # the inferred return type comes from the body
+    owner = _first_param(fn) if in_class else None
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Global | ast.Nonlocal):
+            return False  # assigns module-level names
+        if (
+            owner is not None
+            and isinstance(node, ast.Attribute)
+            and isinstance(node.ctx, ast.Store | ast.Del)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == owner
+        ):
+            return False  # declares or changes a member (self.x = ...)
+    return True
+
+
+def _is_trivial(body: list[ast.stmt]) -> bool:
+    for stmt in body:
+        if isinstance(stmt, ast.Pass):
+            continue
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+            continue  # docstring or ...
+        if isinstance(stmt, ast.Raise):
+            exc = stmt.exc.func if isinstance(stmt.exc, ast.Call) else stmt.exc
+            if isinstance(exc, ast.Name) and exc.id == "NotImplementedError":
+                continue
+        return False
+    return True
+
+
+def _pyright_comments(source: str) -> list[str]:
+    """``# pyright:`` comments change how the file's own declarations are typed."""
+    return [line.strip() for line in source.splitlines() if _PYRIGHT_COMMENT.match(line)]
+
+
+class _BlankBodies(ast.NodeTransformer):
+    def __init__(self) -> None:
+        self._class_depth = 0
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> ast.AST:
+        self._class_depth += 1
+        self.generic_visit(node)
+        self._class_depth -= 1
+        return node
+
+    def _visit_fn(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.AST:
+        if _body_is_private(node, self._class_depth > 0):
+            # Whether a body is trivial ("...", pass, raise NotImplementedError) is visible:
+            # pyright treats trivial protocol/abstract bodies as unimplemented.
+            marker = "trivial" if _is_trivial(node.body) else "implemented"
+            node.body = [ast.Expr(ast.Constant(marker))]
+            return node
+        return node  # keep the body, nested defs included: all of it may be visible
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        return self._visit_fn(node)
+
+    def visit_AsyncFunctionDef(self, node: ast.AsyncFunctionDef) -> ast.AST:
+        return self._visit_fn(node)
+
+
+def interface_of(source: str) -> str | None:
+    """A canonical dump of what importers can see; None when the source does not parse."""
+    try:
+        tree = ast.parse(source, type_comments=True)
+    except (SyntaxError, ValueError):
+        return None
+    blanked = _BlankBodies().visit(tree)
+    blanked.type_ignores = []  # "# type: ignore" only affects the file itself
+    dump = ast.dump(blanked, annotate_fields=False, include_attributes=False)
+    return "\n".join([dump, *_pyright_comments(source)])
+
+
+def interface_changed(old: str | None, new: str | None) -> bool:
+    """Whether importers may see a difference between two versions of a module."""
+    if old is None or new is None:
+        return True
+    a, b = interface_of(old), interface_of(new)
+    return a is None or b is None or a != b

@@ -1,0 +1,143 @@
+"""The Unix-socket RPC server: frames in, one reply out per request, errors typed.
+
+Invariant: every decoded request gets exactly one reply. A malformed frame body gets a
+``bad_request`` reply and the connection keeps serving; an oversized frame header cannot be
+resynchronised, so it gets ``frame_too_large`` and the connection is closed. A client that hangs
+up mid-request cancels its request (the check reverts its overlays on the way out).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import socket
+import struct
+from collections.abc import Awaitable, Callable
+
+import msgspec
+
+from prewrite.errors import BadRequest, FrameTooLarge, InternalError, PrewriteError, VersionMismatch
+from prewrite.framing import HEADER, body_length, encode_frame
+from prewrite.protocol import PROTOCOL_VERSION, ErrorReply, Hello, Reply, Request
+
+log = logging.getLogger(__name__)
+
+Handler = Callable[[Request], Awaitable[Reply]]
+_decoder: msgspec.msgpack.Decoder[Request] = msgspec.msgpack.Decoder(Request)
+_SO_PEERCRED = getattr(socket, "SO_PEERCRED", 17)
+
+
+def peer_uid(sock: socket.socket) -> int:
+    """The uid of the process on the other end of a Unix socket (Linux SO_PEERCRED)."""
+    creds = sock.getsockopt(socket.SOL_SOCKET, _SO_PEERCRED, struct.calcsize("3i"))
+    _pid, uid, _gid = struct.unpack("3i", creds)
+    return uid
+
+
+def error_reply(exc: PrewriteError) -> ErrorReply:
+    return ErrorReply(code=exc.code, message=exc.message, details=exc.details)
+
+
+class Connection:
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, handler: Handler):
+        self.reader = reader
+        self.writer = writer
+        self.handler = handler
+        self.greeted = False
+        self.desynced = False  # the client sent bytes before its reply: close after answering
+
+    async def serve(self) -> None:
+        try:
+            while True:
+                try:
+                    header = await self.reader.readexactly(HEADER.size)
+                except asyncio.IncompleteReadError:
+                    return  # clean hang-up between requests
+                try:
+                    length = body_length(header)
+                except FrameTooLarge as exc:
+                    await self._send(error_reply(exc))
+                    return
+                body = await self.reader.readexactly(length)
+                reply = await self._answer(body)
+                if reply is None:
+                    return  # the client hung up mid-request
+                await self._send(reply)
+                if self.desynced:
+                    return
+        except (asyncio.IncompleteReadError, ConnectionError):
+            return
+        finally:
+            self.writer.close()
+
+    async def _answer(self, body: bytes) -> Reply | None:
+        try:
+            request = _decoder.decode(body)
+        except msgspec.DecodeError as exc:
+            return error_reply(BadRequest(f"malformed request: {exc}"))
+        if isinstance(request, Hello):
+            if request.protocol_version != PROTOCOL_VERSION:
+                return error_reply(
+                    VersionMismatch(
+                        f"daemon speaks protocol {PROTOCOL_VERSION}, "
+                        f"client {request.protocol_version}"
+                    )
+                )
+            self.greeted = True
+        elif not self.greeted:
+            return error_reply(BadRequest("the first message must be hello"))
+        return await self._run_watching_hangup(request)
+
+    async def _run_watching_hangup(self, request: Request) -> Reply | None:
+        """Run the handler; cancel it if the client closes the connection meanwhile."""
+        work = asyncio.ensure_future(self._dispatch(request))
+        hangup = asyncio.ensure_future(self.reader.read(1))
+        try:
+            done, _ = await asyncio.wait({work, hangup}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            hangup.cancel()
+            await asyncio.gather(hangup, return_exceptions=True)
+        if work in done:
+            return work.result()
+        if hangup.result():
+            self.desynced = True  # one request at a time per connection
+            return await work
+        log.info("client hung up during %s; cancelling it", type(request).__name__)
+        work.cancel()
+        await asyncio.gather(work, return_exceptions=True)
+        return None
+
+    async def _dispatch(self, request: Request) -> Reply:
+        try:
+            return await self.handler(request)
+        except PrewriteError as exc:
+            log.info("%s -> %s: %s", type(request).__name__, exc.code, exc.message)
+            return error_reply(exc)
+        except Exception:
+            log.exception("unexpected failure handling %s", type(request).__name__)
+            return error_reply(InternalError("unexpected failure in the daemon; see its log"))
+
+    async def _send(self, reply: Reply) -> None:
+        self.writer.write(encode_frame(reply))
+        await self.writer.drain()
+
+
+async def serve_unix(path: str, handler: Handler) -> asyncio.Server:
+    """Listen on ``path`` (mode 0600); peers of another uid are refused."""
+
+    async def on_connect(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        sock: socket.socket = writer.get_extra_info("socket")
+        if peer_uid(sock) != os.getuid():
+            log.warning("refused a connection from another user")
+            writer.close()
+            return
+        await Connection(reader, writer, handler).serve()
+
+    old_umask = os.umask(0o177)
+    try:
+        server = await asyncio.start_unix_server(on_connect, path, limit=1 << 20)
+    finally:
+        os.umask(old_umask)
+    os.chmod(path, 0o600)
+    return server

@@ -1,0 +1,146 @@
+"""The shadow: a copy of the workspace's checker-relevant files in a tree the daemon owns.
+
+The warm checker runs on the shadow, never on the user's repository: a patch's new and deleted
+modules are materialised there (pyright cannot import a module that exists only as an overlay)
+and put back afterwards. ``sync`` brings the shadow up to date with the workspace by stat-scan
+and reports what moved, so the checker can be told before the next verdict.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from prewrite_daemon.backends.base import FileEvent
+
+# Directories never mirrored: VCS, caches, build output, dependencies.
+_SKIP_DIRS = frozenset(
+    {".git", ".hg", ".svn", "__pycache__", "node_modules", ".mypy_cache", ".pytest_cache",
+     ".ruff_cache", ".tox", ".nox", ".eggs", "build", "dist", ".cache"}
+)
+_MIRRORED_SUFFIXES = (".py", ".pyi")
+_MIRRORED_NAMES = frozenset({"py.typed", "pyproject.toml", "pyrightconfig.json"})
+
+Stamp = tuple[int, int, int]  # mtime_ns, size, inode
+
+
+@dataclass(frozen=True)
+class ScanResult:
+    events: list[FileEvent]  # paths in the shadow
+    changed: list[str]  # root-relative paths that moved
+
+
+def _is_venv(path: Path) -> bool:
+    return (path / "pyvenv.cfg").is_file()
+
+
+def is_mirrored(name: str) -> bool:
+    return name.endswith(_MIRRORED_SUFFIXES) or name in _MIRRORED_NAMES
+
+
+class ShadowTree:
+    """A mirror of ``root`` under ``shadow_root``; ``files`` maps relative paths to stamps."""
+
+    def __init__(self, root: Path, shadow_root: Path) -> None:
+        self.root = root
+        self.shadow_root = shadow_root
+        self.files: dict[str, Stamp] = {}
+
+    def shadow_path(self, rel: str) -> str:
+        return str(self.shadow_root / rel)
+
+    def create(self) -> None:
+        """Build the shadow from scratch (removing any leftover from an earlier daemon)."""
+        if self.shadow_root.exists():
+            shutil.rmtree(self.shadow_root)
+        self.shadow_root.mkdir(parents=True, mode=0o700)
+        self.files = {}
+        self.sync()
+
+    def sync(self) -> ScanResult:
+        """Copy what changed in the workspace since the last sync; report it as file events."""
+        current = dict(self._scan())
+        events: list[FileEvent] = []
+        changed: list[str] = []
+        for rel, stamp in current.items():
+            old = self.files.get(rel)
+            if old == stamp:
+                continue
+            if not self._copy_in(rel):
+                continue
+            kind = "created" if old is None else "changed"
+            events.append(FileEvent(self.shadow_path(rel), kind))
+            changed.append(rel)
+            self.files[rel] = stamp
+        for rel in [r for r in self.files if r not in current]:
+            del self.files[rel]
+            Path(self.shadow_path(rel)).unlink(missing_ok=True)
+            events.append(FileEvent(self.shadow_path(rel), "deleted"))
+            changed.append(rel)
+        return ScanResult(events, changed)
+
+    def read_text(self, rel: str) -> str | None:
+        """The text of ``rel`` as the shadow has it (== the workspace at the last sync)."""
+        try:
+            return Path(self.shadow_path(rel)).read_bytes().decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+
+    def write(self, rel: str, text: str) -> None:
+        """Materialise a patch file in the shadow (new modules must exist on disk for pyright)."""
+        target = Path(self.shadow_path(rel))
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(text.encode("utf-8"))
+
+    def remove(self, rel: str) -> None:
+        Path(self.shadow_path(rel)).unlink(missing_ok=True)
+
+    def restore(self, rel: str) -> None:
+        """Put the workspace's version of ``rel`` back (or remove it if the workspace has none)."""
+        if rel in self.files:
+            self._copy_in(rel)
+        else:
+            self.remove(rel)
+
+    def _copy_in(self, rel: str) -> bool:
+        target = Path(self.shadow_path(rel))
+        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            shutil.copyfile(self.root / rel, target)
+        except OSError:
+            return False  # vanished or unreadable: the next sync sees it
+        return True
+
+    def _scan(self) -> list[tuple[str, Stamp]]:
+        found: list[tuple[str, Stamp]] = []
+        stack = [self.root]
+        while stack:
+            directory = stack.pop()
+            try:
+                entries = list(os.scandir(directory))
+            except OSError:
+                continue
+            for entry in entries:
+                try:
+                    if entry.is_dir(follow_symlinks=False):
+                        if entry.name not in _SKIP_DIRS and not _is_venv(Path(entry.path)):
+                            stack.append(Path(entry.path))
+                        elif _is_venv(Path(entry.path)) and directory == self.root:
+                            self._link_venv(entry.name)
+                        continue
+                    if not is_mirrored(entry.name):
+                        continue
+                    st = entry.stat()
+                except OSError:
+                    continue
+                rel = Path(entry.path).relative_to(self.root).as_posix()
+                found.append((rel, (st.st_mtime_ns, st.st_size, st.st_ino)))
+        return found
+
+    def _link_venv(self, name: str) -> None:
+        """A venv at the root is linked, not copied, so ``venvPath``/``venv`` config resolves."""
+        link = self.shadow_root / name
+        if not link.is_symlink():
+            link.symlink_to(self.root / name, target_is_directory=True)

@@ -1,0 +1,135 @@
+"""Real third-party code for the differential test: a pinned PyPI sdist and a venv for its imports.
+
+The sdist of httpx 0.28.1 (the package the team measured) is unpacked to a workspace holding
+its package, its test-suite and its own ``pyproject.toml`` (which has no pyright section, so the
+daemon and the cold CLI both run pyright's defaults): 60 modules with real cross-module imports.
+A venv with the pinned runtime dependencies (and pytest, which the test-suite imports) lets the
+imports resolve; the suite's optional imports (trio, uvicorn, ...) stay unresolved on purpose,
+which gives the workspace pre-existing errors.
+
+Everything is cached under ``PREWRITE_TEST_CACHE`` (default ``<repo>/.cache/test-workloads``);
+a ``.ready`` marker is written last, so an interrupted preparation is redone, not trusted.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+class WorkloadUnavailable(RuntimeError):
+    """The workload could not be prepared (no network to PyPI, pip failed, ...)."""
+
+
+@dataclass(frozen=True)
+class WorkloadSpec:
+    """A pinned sdist, the parts of it that form the workspace, and the venv's requirements."""
+
+    name: str
+    version: str
+    keep: tuple[str, ...]
+    requirements: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Workload:
+    """A prepared workload: the pristine workspace (never edit it) and the venv's interpreter."""
+
+    root: Path
+    python: str
+
+
+HTTPX = WorkloadSpec(
+    name="httpx",
+    version="0.28.1",
+    keep=("httpx", "tests", "pyproject.toml"),
+    # Pinned with --no-deps (versions of httpx's release time), so the venv is reproducible.
+    requirements=(
+        "anyio==4.7.0",
+        "certifi==2024.12.14",
+        "h11==0.14.0",
+        "httpcore==1.0.7",
+        "idna==3.10",
+        "sniffio==1.3.1",
+        "typing_extensions==4.12.2",
+        "pytest==8.3.4",
+        "iniconfig==2.0.0",
+        "packaging==24.2",
+        "pluggy==1.5.0",
+    ),
+)
+
+
+def cache_dir() -> Path:
+    override = os.environ.get("PREWRITE_TEST_CACHE")
+    return Path(override) if override else REPO_ROOT / ".cache" / "test-workloads"
+
+
+def prepare_workload(spec: WorkloadSpec = HTTPX, cache: Path | None = None) -> Workload:
+    """Download, unpack and provision ``spec`` once; later calls return the cached result."""
+    base = (cache or cache_dir()) / f"{spec.name}-{spec.version}"
+    ready = base / ".ready"
+    if not ready.is_file():
+        if base.exists():
+            shutil.rmtree(base)
+        base.mkdir(parents=True)
+        sdist = _download_sdist(spec, base / "download")
+        _unpack(spec, sdist, base / "src")
+        _make_venv(spec, base / "venv")
+        ready.write_text("ok\n")
+    return Workload(root=base / "src", python=str(base / "venv" / "bin" / "python"))
+
+
+def _run_quietly(argv: list[str], what: str) -> None:
+    """Run a pip/venv command, keeping its output unless it fails."""
+    env = dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_NO_INPUT="1")
+    proc = subprocess.run(argv, capture_output=True, text=True, env=env, check=False)
+    if proc.returncode != 0:
+        raise WorkloadUnavailable(
+            f"{what} failed (exit {proc.returncode}); is PyPI reachable?\n"
+            f"$ {' '.join(argv)}\n{proc.stdout[-3000:]}{proc.stderr[-3000:]}"
+        )
+
+
+def _download_sdist(spec: WorkloadSpec, dest: Path) -> Path:
+    pin = f"{spec.name}=={spec.version}"
+    _run_quietly(
+        [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
+         "--no-binary", ":all:", "--dest", str(dest), pin],
+        f"downloading the sdist {pin}",
+    )
+    found = sorted(dest.glob(f"{spec.name}-{spec.version}.tar.gz"))
+    if not found:
+        raise WorkloadUnavailable(f"pip download {pin} produced no sdist in {dest}")
+    return found[0]
+
+
+def _unpack(spec: WorkloadSpec, sdist: Path, dest: Path) -> None:
+    staging = dest.with_name(dest.name + ".unpack")
+    with tarfile.open(sdist) as tar:
+        tar.extractall(staging, filter="data")
+    top = staging / f"{spec.name}-{spec.version}"
+    dest.mkdir()
+    for part in spec.keep:
+        source = top / part
+        if source.is_dir():
+            shutil.copytree(source, dest / part)
+        else:
+            shutil.copy2(source, dest / part)
+    shutil.rmtree(staging)
+
+
+def _make_venv(spec: WorkloadSpec, dest: Path) -> None:
+    _run_quietly([sys.executable, "-m", "venv", str(dest)], "creating the workload venv")
+    _run_quietly(
+        [str(dest / "bin" / "python"), "-m", "pip", "install", "--quiet", "--no-deps",
+         *spec.requirements],
+        f"installing {spec.name}'s dependencies",
+    )
