@@ -5,13 +5,15 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
-
 from prewrite.client import Client
 from prewrite.runtime import RuntimePaths
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 
 @pytest.fixture(scope="session")

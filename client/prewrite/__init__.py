@@ -7,10 +7,10 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from prewrite.changes import change_file, delete_file, new_file, sha256_hex  # noqa: E402
-from prewrite.client import Client  # noqa: E402
-from prewrite.errors import PrewriteError  # noqa: E402
-from prewrite.protocol import CheckReply, Diagnostic, FileChange, Patch  # noqa: E402
+from prewrite.changes import change_file, delete_file, new_file, sha256_hex
+from prewrite.client import Client
+from prewrite.errors import PrewriteError
+from prewrite.protocol import CheckReply, Diagnostic, FileChange, Patch
 
 __all__ = [
     "CheckReply",

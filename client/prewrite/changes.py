@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import hashlib
-import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from prewrite.protocol import FileChange
+
+if TYPE_CHECKING:
+    import os
 
 
 def sha256_hex(data: bytes) -> str:

@@ -8,8 +8,8 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -17,6 +17,9 @@ from prewrite.client import Client, spawn_daemon, wait_for_daemon
 from prewrite.errors import BadRequest, DaemonUnavailable, PrewriteError
 from prewrite.protocol import CheckReply, Patch
 from prewrite.runtime import read_status, runtime_paths
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -90,7 +93,7 @@ def _check(args: argparse.Namespace) -> int:
         reply = client.check(args.root, patch.changes, python=args.python, timeout_s=args.timeout)
     elapsed_ms = (time.perf_counter() - started) * 1000
     if args.json:
-        sys.stdout.write(msgspec.json.encode(reply).decode() + "\n")
+        sys.stdout.write(msgspec.json.encode(msgspec.structs.asdict(reply)).decode() + "\n")
     else:
         _print_human(reply, elapsed_ms)
     return EXIT_OK if reply.ok else EXIT_FINDINGS
@@ -121,9 +124,11 @@ def _daemon(args: argparse.Namespace) -> int:
             except DaemonUnavailable:
                 pass  # stale status file; the new daemon replaces it
         extra = ["--idle-timeout", str(args.idle_timeout)] if args.idle_timeout else []
-        proc = spawn_daemon(paths, extra)
-        wait_for_daemon(paths, 30.0, proc).close()
-        print(f"prewrite: daemon started (pid {proc.pid}), socket {paths.socket}")
+        spawn_daemon(paths, extra)
+        wait_for_daemon(paths, 30.0).close()
+        started = read_status(paths)
+        pid = started.pid if started else "?"
+        print(f"prewrite: daemon started (pid {pid}), socket {paths.socket}")
         return EXIT_OK
     if args.action == "stop":
         try:
@@ -138,7 +143,7 @@ def _daemon(args: argparse.Namespace) -> int:
     with Client(autostart=False, paths=paths) as client:
         reply = client.status()
     if args.json:
-        print(msgspec.json.encode(reply).decode())
+        print(msgspec.json.encode(msgspec.structs.asdict(reply)).decode())
         return EXIT_OK
     print(f"daemon pid {reply.pid} version {reply.version} up {reply.uptime_s:.0f}s")
     print(f"socket {reply.socket}")

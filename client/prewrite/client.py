@@ -13,10 +13,8 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
 from pathlib import Path
-from types import TracebackType
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import msgspec
 
@@ -39,6 +37,10 @@ from prewrite.protocol import (
     StopRequest,
 )
 from prewrite.runtime import RuntimePaths, ensure_private_dir, runtime_paths
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from types import TracebackType
 
 R = TypeVar("R")
 
@@ -64,18 +66,25 @@ def daemon_command() -> list[str]:
     )
 
 
-def spawn_daemon(paths: RuntimePaths, extra_args: Sequence[str] = ()) -> subprocess.Popen[bytes]:
-    """Start the daemon detached from this process; its output goes to the daemon log."""
+def spawn_daemon(paths: RuntimePaths, extra_args: Sequence[str] = ()) -> None:
+    """Start the daemon detached from this process (it forks away; its output goes to the log).
+
+    Returns once the launcher has exited; the daemon itself may still be starting.
+    """
     ensure_private_dir(paths.runtime_dir)
     env = dict(os.environ, PREWRITE_RUNTIME_DIR=str(paths.runtime_dir))
     with paths.log_file.open("ab") as log:
-        return subprocess.Popen(
-            [*daemon_command(), *extra_args],
+        launcher = subprocess.Popen(
+            [*daemon_command(), "--detach", *extra_args],
             stdin=subprocess.DEVNULL,
             stdout=log,
             stderr=log,
             env=env,
             start_new_session=True,
+        )
+    if launcher.wait(timeout=30) != 0:
+        raise DaemonUnavailable(
+            f"the daemon launcher exited with code {launcher.returncode}; see {paths.log_file}"
         )
 
 
@@ -159,13 +168,11 @@ class Client:
             return sock
         if not autostart:
             raise DaemonUnavailable(f"no daemon listens on {self.paths.socket}")
-        proc = spawn_daemon(self.paths)
-        return wait_for_daemon(self.paths, start_timeout_s, proc)
+        spawn_daemon(self.paths)
+        return wait_for_daemon(self.paths, start_timeout_s)
 
 
-def wait_for_daemon(
-    paths: RuntimePaths, timeout_s: float, proc: subprocess.Popen[bytes] | None = None
-) -> socket.socket:
+def wait_for_daemon(paths: RuntimePaths, timeout_s: float) -> socket.socket:
     """Poll the socket until a daemon accepts (another racing instance counts too)."""
     deadline = time.monotonic() + timeout_s
     delay = 0.01
@@ -173,13 +180,11 @@ def wait_for_daemon(
         sock = _try_connect(paths.socket)
         if sock is not None:
             return sock
-        if proc is not None and proc.poll() not in (None, 0):
-            raise DaemonUnavailable(
-                f"the daemon exited with code {proc.returncode}; see {paths.log_file}"
-            )
         time.sleep(delay)
         delay = min(delay * 2, 0.2)
-    raise DaemonUnavailable(f"the daemon did not start within {timeout_s:.0f}s; see {paths.log_file}")
+    raise DaemonUnavailable(
+        f"the daemon did not start within {timeout_s:.0f}s; see {paths.log_file}"
+    )
 
 
 def _try_connect(path: Path) -> socket.socket | None:

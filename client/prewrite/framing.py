@@ -5,13 +5,15 @@ The header helpers are shared by the blocking client and the asyncio daemon.
 
 from __future__ import annotations
 
-import socket
 import struct
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import msgspec
 
 from prewrite.errors import ConnectionLost, FrameTooLarge
+
+if TYPE_CHECKING:
+    import socket
 
 MAX_FRAME_BYTES = 64 * 1024 * 1024
 HEADER = struct.Struct(">I")

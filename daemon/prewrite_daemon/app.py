@@ -14,11 +14,9 @@ import logging
 import os
 import signal
 import time
-from collections.abc import Sequence
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import msgspec
-
 from prewrite import __version__
 from prewrite.protocol import (
     PROTOCOL_VERSION,
@@ -33,8 +31,13 @@ from prewrite.protocol import (
     StopRequest,
 )
 from prewrite.runtime import DaemonStatusFile, RuntimePaths, ensure_private_dir, runtime_paths
+
 from prewrite_daemon.rpc import serve_unix
 from prewrite_daemon.session import Registry
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from pathlib import Path
 
 log = logging.getLogger("prewrite_daemon")
 
@@ -82,7 +85,9 @@ class Daemon:
         server = await serve_unix(str(socket_path), self.handle)
         status = DaemonStatusFile(os.getpid(), str(socket_path), __version__, PROTOCOL_VERSION)
         _write_atomic(self.paths.status_file, msgspec.json.encode(status))
-        log.info("prewrite daemon %s listening on %s (pid %s)", __version__, socket_path, os.getpid())
+        log.info(
+            "prewrite daemon %s listening on %s (pid %s)", __version__, socket_path, os.getpid()
+        )
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, self.stopping.set)
@@ -122,7 +127,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--idle-timeout", type=float, help="exit after this many idle seconds")
     parser.add_argument("--log-level", default=os.environ.get("PREWRITE_LOG_LEVEL", "INFO"))
+    parser.add_argument(
+        "--detach", action="store_true", help="fork into the background (used by auto-start)"
+    )
     args = parser.parse_args(argv)
+    if args.detach and os.fork() > 0:
+        os._exit(0)  # the launcher returns at once; the daemon is reparented to init
     logging.basicConfig(
         level=args.log_level.upper(),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",

@@ -12,17 +12,22 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from prewrite.errors import BadRequest, CheckTimeout, ErrorDetail
 from prewrite.protocol import CheckReply, Diagnostic
+
 from prewrite_daemon.backends.base import FileEvent
-from prewrite_daemon.backends.lsp_process import LspProcess
 from prewrite_daemon.diagnostics import has_error, introduced, to_wire
 from prewrite_daemon.imports import ImportGraph, interface_changed
-from prewrite_daemon.patch import FileEdit, PreparedPatch
-from prewrite_daemon.shadow import ShadowTree
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from prewrite_daemon.backends.lsp_process import LspProcess
+    from prewrite_daemon.patch import FileEdit, PreparedPatch
+    from prewrite_daemon.shadow import ShadowTree
 
 CONFIG_FILES = frozenset({"pyproject.toml", "pyrightconfig.json"})
 
@@ -71,22 +76,33 @@ class _Deadline:
         return left
 
 
-async def _pull(ctx: CheckContext, rels: Iterable[str], deadline: _Deadline) -> dict[str, list[Diagnostic]]:
+async def _pull(
+    ctx: CheckContext, rels: Iterable[str], deadline: _Deadline
+) -> dict[str, list[Diagnostic]]:
     rels = list(rels)
-    async with asyncio.TaskGroup() as tg:
-        tasks = {
-            rel: tg.create_task(ctx.backend.diagnostics(ctx.shadow.shadow_path(rel), deadline.left()))
-            for rel in rels
-        }
+    try:
+        async with asyncio.TaskGroup() as tg:
+            tasks = {
+                rel: tg.create_task(
+                    ctx.backend.diagnostics(ctx.shadow.shadow_path(rel), deadline.left())
+                )
+                for rel in rels
+            }
+    except ExceptionGroup as group:
+        raise _first_leaf(group) from None
     shadow_prefix = str(ctx.shadow.shadow_root)
     real_prefix = str(ctx.shadow.root)
     result: dict[str, list[Diagnostic]] = {}
     for rel, task in tasks.items():
         wire = [to_wire(raw, rel) for raw in task.result()]
-        result[rel] = [
-            _relocate(d, shadow_prefix, real_prefix) for d in wire if d is not None
-        ]
+        result[rel] = [_relocate(d, shadow_prefix, real_prefix) for d in wire if d is not None]
     return result
+
+
+def _first_leaf(group: BaseExceptionGroup[Exception]) -> Exception:
+    """The first real failure of a group of concurrent pulls (the others were cancelled)."""
+    first = group.exceptions[0]
+    return _first_leaf(first) if isinstance(first, BaseExceptionGroup) else first
 
 
 def _relocate(d: Diagnostic, shadow_prefix: str, real_prefix: str) -> Diagnostic:
@@ -94,8 +110,15 @@ def _relocate(d: Diagnostic, shadow_prefix: str, real_prefix: str) -> Diagnostic
     if shadow_prefix not in d.message:
         return d
     return Diagnostic(
-        d.path, d.line, d.column, d.end_line, d.end_column, d.severity, d.rule,
-        d.message.replace(shadow_prefix, real_prefix), d.source,
+        d.path,
+        d.line,
+        d.column,
+        d.end_line,
+        d.end_column,
+        d.severity,
+        d.rule,
+        d.message.replace(shadow_prefix, real_prefix),
+        d.source,
     )
 
 

@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import difflib
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from prewrite.protocol import Diagnostic, Severity
-from prewrite_daemon.backends.base import RawDiagnostic
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
+    from prewrite_daemon.backends.base import RawDiagnostic
 
 REPORTED_SEVERITIES: frozenset[str] = frozenset({"error", "warning", "information"})
 
@@ -29,8 +33,10 @@ def to_wire(raw: RawDiagnostic, rel_path: str) -> Diagnostic | None:
     """Convert a 0-based checker diagnostic to the wire form; hints (unused, unreachable) drop."""
     if raw.severity not in REPORTED_SEVERITIES:
         return None
-    severity: Severity = "error" if raw.severity == "error" else (
-        "warning" if raw.severity == "warning" else "information"
+    severity: Severity = (
+        "error"
+        if raw.severity == "error"
+        else ("warning" if raw.severity == "warning" else "information")
     )
     return Diagnostic(
         path=rel_path,

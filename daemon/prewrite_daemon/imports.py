@@ -12,7 +12,10 @@ from __future__ import annotations
 import ast
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 _PYRIGHT_COMMENT = re.compile(r"^\s*#\s*pyright:")
 
@@ -95,7 +98,8 @@ class ImportGraph:
             for rel in frontier:
                 names |= module_names(rel)
             frontier = {
-                f for f, imported in self._imports.items()
+                f
+                for f, imported in self._imports.items()
                 if f not in found and f not in targets and not imported.isdisjoint(names)
             }
             found |= frontier

@@ -11,6 +11,7 @@ import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
 from prewrite.errors import (
     BadRequest,
@@ -20,7 +21,9 @@ from prewrite.errors import (
     PathOutsideWorkspace,
     StaleBase,
 )
-from prewrite.protocol import FileChange
+
+if TYPE_CHECKING:
+    from prewrite.protocol import FileChange
 
 _FORBIDDEN_DIRS = frozenset({".git"})
 

@@ -16,7 +16,6 @@ import struct
 from collections.abc import Awaitable, Callable
 
 import msgspec
-
 from prewrite.errors import BadRequest, FrameTooLarge, InternalError, PrewriteError, VersionMismatch
 from prewrite.framing import HEADER, body_length, encode_frame
 from prewrite.protocol import PROTOCOL_VERSION, ErrorReply, Hello, Reply, Request
@@ -40,7 +39,9 @@ def error_reply(exc: PrewriteError) -> ErrorReply:
 
 
 class Connection:
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, handler: Handler):
+    def __init__(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, handler: Handler
+    ):
         self.reader = reader
         self.writer = writer
         self.handler = handler

@@ -13,16 +13,20 @@ import logging
 import shutil
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from prewrite.errors import BackendFailed, ErrorDetail, InvalidWorkspace, StaleBase
 from prewrite.protocol import CheckReply, CheckRequest, Diagnostic, WorkspaceStatus
+
 from prewrite_daemon.backends.base import BackendState
-from prewrite_daemon.backends.lsp_process import LspProcess
 from prewrite_daemon.backends.pyright import make_pyright
 from prewrite_daemon.checker import CheckContext, run_check
 from prewrite_daemon.imports import ImportGraph
 from prewrite_daemon.patch import PreparedPatch, prepare_patch, resolve_root
 from prewrite_daemon.shadow import ShadowTree
+
+if TYPE_CHECKING:
+    from prewrite_daemon.backends.lsp_process import LspProcess
 
 log = logging.getLogger(__name__)
 
@@ -109,7 +113,9 @@ class Workspace:
             return
         for rel in scan.changed:
             if rel.endswith((".py", ".pyi")):
-                self.graph.update(rel, self.shadow.read_text(rel) if rel in self.shadow.files else None)
+                self.graph.update(
+                    rel, self.shadow.read_text(rel) if rel in self.shadow.files else None
+                )
         backend.files_changed(scan.events)
         self.base_cache.clear()
         self.generation += 1

@@ -17,8 +17,22 @@ from prewrite_daemon.backends.base import FileEvent
 
 # Directories never mirrored: VCS, caches, build output, dependencies.
 _SKIP_DIRS = frozenset(
-    {".git", ".hg", ".svn", "__pycache__", "node_modules", ".mypy_cache", ".pytest_cache",
-     ".ruff_cache", ".tox", ".nox", ".eggs", "build", "dist", ".cache"}
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        "__pycache__",
+        "node_modules",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        ".tox",
+        ".nox",
+        ".eggs",
+        "build",
+        "dist",
+        ".cache",
+    }
 )
 _MIRRORED_SUFFIXES = (".py", ".pyi")
 _MIRRORED_NAMES = frozenset({"py.typed", "pyproject.toml", "pyrightconfig.json"})

@@ -101,8 +101,19 @@ def _run_quietly(argv: list[str], what: str) -> None:
 def _download_sdist(spec: WorkloadSpec, dest: Path) -> Path:
     pin = f"{spec.name}=={spec.version}"
     _run_quietly(
-        [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
-         "--no-binary", ":all:", "--dest", str(dest), pin],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--quiet",
+            "--no-deps",
+            "--no-binary",
+            ":all:",
+            "--dest",
+            str(dest),
+            pin,
+        ],
         f"downloading the sdist {pin}",
     )
     found = sorted(dest.glob(f"{spec.name}-{spec.version}.tar.gz"))
@@ -129,7 +140,14 @@ def _unpack(spec: WorkloadSpec, sdist: Path, dest: Path) -> None:
 def _make_venv(spec: WorkloadSpec, dest: Path) -> None:
     _run_quietly([sys.executable, "-m", "venv", str(dest)], "creating the workload venv")
     _run_quietly(
-        [str(dest / "bin" / "python"), "-m", "pip", "install", "--quiet", "--no-deps",
-         *spec.requirements],
+        [
+            str(dest / "bin" / "python"),
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-deps",
+            *spec.requirements,
+        ],
         f"installing {spec.name}'s dependencies",
     )

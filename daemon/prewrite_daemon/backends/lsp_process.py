@@ -19,11 +19,11 @@ from typing import Any, TypeVar
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as lsp
+from prewrite.errors import BackendFailed, CheckTimeout
 from pygls.exceptions import JsonRpcException
 from pygls.io_ import run_async
 from pygls.lsp.client import LanguageClient
 
-from prewrite.errors import BackendFailed, CheckTimeout
 from prewrite_daemon.backends.base import BackendState, FileEvent, RawDiagnostic
 
 log = logging.getLogger(__name__)
@@ -94,7 +94,9 @@ class LspProcess:
             self.state = BackendState.ERRORED
             raise BackendFailed(f"cannot start {self.argv[0]}: {exc}") from exc
         proc = self._proc
-        assert proc.stdin and proc.stdout and proc.stderr
+        assert proc.stdin
+        assert proc.stdout
+        assert proc.stderr
         self._client.protocol.set_writer(proc.stdin)
         self._tasks = [
             asyncio.create_task(self._read_loop(proc.stdout)),
@@ -105,9 +107,11 @@ class LspProcess:
             await self._call(self._client.initialize_async(self._initialize_params()), timeout_s)
             self._client.initialized(lsp.InitializedParams())
             await self._wait(self._pull_registered.wait(), timeout_s, "pull diagnostics")
-        except BaseException:
+        except BaseException as exc:
             await self.stop()
             self.state = BackendState.ERRORED
+            if isinstance(exc, CheckTimeout):
+                raise BackendFailed(f"the language server did not start: {exc}") from exc
             raise
         self.state = BackendState.RUNNING
         log.info("language server pid %s running on %s", proc.pid, self.root)
@@ -115,9 +119,11 @@ class LspProcess:
     async def stop(self, grace_s: float = 2.0) -> None:
         """Staged stop: LSP shutdown/exit, then SIGTERM, then SIGKILL to the process group."""
         proc = self._proc
+        was_running = self.state is BackendState.RUNNING
+        self.state = BackendState.EXITED  # an exit from here on is expected, not a crash
         if proc is not None and proc.returncode is None:
             try:
-                if self.state is BackendState.RUNNING:
+                if was_running:
                     await self._call(self._client.shutdown_async(None), grace_s)
                     self._client.exit(None)
                 await asyncio.wait_for(proc.wait(), grace_s)
@@ -142,13 +148,19 @@ class LspProcess:
 
     def open(self, path: str, text: str) -> None:
         self._versions[path] = 1
-        item = lsp.TextDocumentItem(uri=path_to_uri(path), language_id="python", version=1, text=text)
-        self._notify(lambda: self._client.text_document_did_open(lsp.DidOpenTextDocumentParams(item)))
+        item = lsp.TextDocumentItem(
+            uri=path_to_uri(path), language_id="python", version=1, text=text
+        )
+        self._notify(
+            lambda: self._client.text_document_did_open(lsp.DidOpenTextDocumentParams(item))
+        )
 
     def change(self, path: str, text: str) -> None:
         version = self._versions[path] = self._versions[path] + 1
         params = lsp.DidChangeTextDocumentParams(
-            text_document=lsp.VersionedTextDocumentIdentifier(uri=path_to_uri(path), version=version),
+            text_document=lsp.VersionedTextDocumentIdentifier(
+                uri=path_to_uri(path), version=version
+            ),
             content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=text)],
         )
         self._notify(lambda: self._client.text_document_did_change(params))
@@ -173,14 +185,19 @@ class LspProcess:
 
     async def diagnostics(self, path: str, timeout_s: float) -> list[RawDiagnostic]:
         """Pull the diagnostics of one open document; retried while the server cancels."""
-        params = lsp.DocumentDiagnosticParams(text_document=lsp.TextDocumentIdentifier(path_to_uri(path)))
+        params = lsp.DocumentDiagnosticParams(
+            text_document=lsp.TextDocumentIdentifier(path_to_uri(path))
+        )
         for _attempt in range(20):
             try:
                 report = await self._call(
                     self._client.text_document_diagnostic_async(params), timeout_s
                 )
             except BackendFailed as exc:
-                if isinstance(exc.__cause__, JsonRpcException) and exc.__cause__.code == SERVER_CANCELLED:
+                if (
+                    isinstance(exc.__cause__, JsonRpcException)
+                    and exc.__cause__.code == SERVER_CANCELLED
+                ):
                     continue
                 raise
             if not isinstance(report, lsp.RelatedFullDocumentDiagnosticReport):
@@ -196,6 +213,7 @@ class LspProcess:
         send()
 
     async def _call(self, awaitable: Awaitable[T], timeout_s: float) -> T:
+        """Await a request's reply; server errors become ``BackendFailed``."""
         try:
             return await self._wait(awaitable, timeout_s, "a reply")
         except JsonRpcException as exc:
@@ -216,7 +234,9 @@ class LspProcess:
         task.cancel()
         if exited in done:
             code = self._proc.returncode if self._proc else None
-            raise BackendFailed(f"the language server exited (code {code}) while waiting for {what}")
+            raise BackendFailed(
+                f"the language server exited (code {code}) while waiting for {what}"
+            )
         raise CheckTimeout(f"no {what} from the language server within {timeout_s:.1f}s")
 
     async def _read_loop(self, stdout: asyncio.StreamReader) -> None:
@@ -262,38 +282,46 @@ class LspProcess:
         )
 
     def _register_handlers(self) -> None:
-        client = self._client
-
-        @client.feature(lsp.WORKSPACE_CONFIGURATION)
-        def _configuration(params: lsp.ConfigurationParams) -> list[Any]:  # pyright: ignore[reportUnusedFunction]
-            return [self._settings(item.section) for item in params.items]
-
-        @client.feature(lsp.CLIENT_REGISTER_CAPABILITY)
-        def _register(params: lsp.RegistrationParams) -> None:  # pyright: ignore[reportUnusedFunction]
-            for reg in params.registrations:
-                log.debug("server registered %s", reg.method)
-                if reg.method == lsp.TEXT_DOCUMENT_DIAGNOSTIC:
-                    self._pull_registered.set()
-
-        @client.feature(lsp.CLIENT_UNREGISTER_CAPABILITY)
-        def _unregister(params: lsp.UnregistrationParams) -> None:  # pyright: ignore[reportUnusedFunction]
+        def ignore(_params: object) -> None:
             return None
 
-        @client.feature(lsp.WINDOW_WORK_DONE_PROGRESS_CREATE)
-        def _progress(params: lsp.WorkDoneProgressCreateParams) -> None:  # pyright: ignore[reportUnusedFunction]
-            return None
+        handlers: dict[str, Callable[[Any], object]] = {
+            lsp.WORKSPACE_CONFIGURATION: self._on_configuration,
+            lsp.CLIENT_REGISTER_CAPABILITY: self._on_register,
+            lsp.CLIENT_UNREGISTER_CAPABILITY: ignore,
+            lsp.WINDOW_WORK_DONE_PROGRESS_CREATE: ignore,
+            lsp.WORKSPACE_DIAGNOSTIC_REFRESH: ignore,
+            lsp.WINDOW_LOG_MESSAGE: self._on_log,
+            lsp.WINDOW_SHOW_MESSAGE: self._on_log,
+            lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: ignore,  # pull mode: pushes are ignored
+            lsp.PROGRESS: ignore,
+            # pyright's own progress notifications
+            "pyright/beginProgress": ignore,
+            "pyright/reportProgress": ignore,
+            "pyright/endProgress": ignore,
+        }
+        for method, handler in handlers.items():
+            # pygls tags the handler function itself, so each gets a plain function of its own.
+            self._client.feature(method)(_plain(handler))
 
-        @client.feature(lsp.WORKSPACE_DIAGNOSTIC_REFRESH)
-        def _refresh(params: None) -> None:  # pyright: ignore[reportUnusedFunction]
-            return None
+    def _on_configuration(self, params: lsp.ConfigurationParams) -> list[Any]:
+        return [self._settings(item.section) for item in params.items]
 
-        @client.feature(lsp.WINDOW_LOG_MESSAGE)
-        def _log(params: lsp.LogMessageParams) -> None:  # pyright: ignore[reportUnusedFunction]
-            log.debug("[server] %s", params.message)
+    def _on_register(self, params: lsp.RegistrationParams) -> None:
+        for reg in params.registrations:
+            log.debug("server registered %s", reg.method)
+            if reg.method == lsp.TEXT_DOCUMENT_DIAGNOSTIC:
+                self._pull_registered.set()
 
-        @client.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-        def _published(params: lsp.PublishDiagnosticsParams) -> None:  # pyright: ignore[reportUnusedFunction]
-            return None  # pull mode: pushed diagnostics are ignored
+    def _on_log(self, params: lsp.LogMessageParams | lsp.ShowMessageParams) -> None:
+        log.debug("[server] %s", params.message)
+
+
+def _plain(handler: Callable[[Any], object]) -> Callable[[Any], object]:
+    def call(params: Any) -> object:
+        return handler(params)
+
+    return call
 
 
 def _raw(d: lsp.Diagnostic) -> RawDiagnostic:

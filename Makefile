@@ -1,0 +1,41 @@
+# One entry point for people and CI. `make demo` and `make test` set everything up themselves.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+export PATH := $(abspath $(BIN)):$(PATH)
+
+.PHONY: help install demo lint test test-fast bench clean
+
+help:  ## list the targets
+	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[daemon,dev]'
+	@command -v node >/dev/null || { echo "Node.js is required (pyright runs on it)"; exit 1; }
+	$(BIN)/python -c "from prewrite_daemon.backends.pyright import langserver_argv; langserver_argv()"
+	touch $(STAMP)
+
+install: $(STAMP)  ## create .venv with prewrite, pyright (bundled node package), ruff, test tools
+
+demo: $(STAMP)  ## start the daemon, check a green and a red patch on bench/demo/repo, stop it
+	$(BIN)/python -m bench.demo
+
+lint: $(STAMP)  ## ruff + pyright strict on our own code
+	$(BIN)/ruff check client daemon tests bench
+	$(BIN)/ruff format --check client daemon tests bench
+	$(BIN)/pyright
+
+test: $(STAMP)  ## all tests: unit, faults, CLI, end-to-end with the real pyright
+	$(BIN)/pytest -q
+
+test-fast: $(STAMP)  ## everything except the slow differential test
+	$(BIN)/pytest -q -m "not slow"
+
+bench: $(STAMP)  ## warm vs cold measurements (results under bench/results/)
+	$(BIN)/python -m bench
+
+clean:  ## remove the venv and caches
+	rm -rf $(VENV) .cache .pytest_cache .ruff_cache build *.egg-info

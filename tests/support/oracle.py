@@ -1,0 +1,165 @@
+"""The cold oracle: ``pyright --outputjson`` on a tree written to disk, diffed like the daemon diffs.
+
+The daemon checks a patch in a warm language server without writing it; the oracle writes the
+patched tree to a temporary copy, runs the same pyright version's CLI from scratch on the base and
+on the copy, and keeps per file what ``prewrite_daemon.diagnostics.introduced`` calls new. Equal
+answers from both, on many patches, is the differential test's claim.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from functools import cached_property
+from pathlib import Path
+from typing import Any, cast
+
+from prewrite.changes import sha256_hex
+from prewrite.protocol import Diagnostic, FileChange, Severity
+from prewrite_daemon.backends.pyright import cli_argv
+from prewrite_daemon.diagnostics import introduced, normalize_message
+
+ROOT_PLACEHOLDER = "<root>"
+PYRIGHT_SOURCE = "Pyright"  # what the language server puts in Diagnostic.source
+COPY_IGNORE = (".git", "__pycache__", ".venv", "venv", ".tox", "node_modules", ".mypy_cache")
+_SEVERITIES: dict[str, Severity] = {
+    "error": "error",
+    "warning": "warning",
+    "information": "information",
+}
+
+
+class OracleFailed(RuntimeError):
+    """The cold pyright run did not produce a JSON report."""
+
+
+def normalize_paths(diagnostics: Iterable[Diagnostic], root: Path) -> list[Diagnostic]:
+    """Replace the tree's absolute path inside messages, so trees at two places compare equal."""
+    spellings = sorted({str(root), str(root.resolve())}, key=len, reverse=True)
+    out: list[Diagnostic] = []
+    for d in diagnostics:
+        message = d.message
+        for spelling in spellings:
+            message = message.replace(spelling, ROOT_PLACEHOLDER)
+        out.append(d if message == d.message else _with_message(d, message))
+    return out
+
+
+def _with_message(d: Diagnostic, message: str) -> Diagnostic:
+    return Diagnostic(
+        path=d.path,
+        line=d.line,
+        column=d.column,
+        end_line=d.end_line,
+        end_column=d.end_column,
+        severity=d.severity,
+        rule=d.rule,
+        message=message,
+        source=d.source,
+    )
+
+
+def cold_pyright(tree: Path, python: str, timeout_s: float = 600.0) -> list[Diagnostic]:
+    """All of pyright's diagnostics for the project at ``tree``, as prewrite reports them."""
+    tree = tree.resolve()
+    argv = [*cli_argv(), "--outputjson", "--pythonpath", python, "--project", str(tree)]
+    proc = subprocess.run(
+        argv, cwd=tree, capture_output=True, text=True, timeout=timeout_s, check=False
+    )
+    # Exit 0: no errors, 1: errors reported; anything else is a fatal or configuration error.
+    if proc.returncode not in (0, 1):
+        raise OracleFailed(f"pyright exited {proc.returncode}:\n{proc.stdout}\n{proc.stderr}")
+    try:
+        report = cast("dict[str, Any]", json.loads(proc.stdout))
+    except json.JSONDecodeError as exc:
+        raise OracleFailed(f"pyright printed no JSON: {proc.stdout[:2000]}") from exc
+    raw = cast("list[dict[str, Any]]", report.get("generalDiagnostics", []))
+    diagnostics = [d for d in (_from_json(item, tree) for item in raw) if d is not None]
+    return normalize_paths(diagnostics, tree)
+
+
+def _from_json(item: dict[str, Any], tree: Path) -> Diagnostic | None:
+    severity = _SEVERITIES.get(str(item.get("severity")))
+    if severity is None:
+        return None
+    file = Path(str(item["file"]))
+    path = file.relative_to(tree).as_posix() if file.is_relative_to(tree) else file.as_posix()
+    start = cast("dict[str, int]", item["range"]["start"])
+    end = cast("dict[str, int]", item["range"]["end"])
+    return Diagnostic(
+        path=path,
+        line=start["line"] + 1,
+        column=start["character"] + 1,
+        end_line=end["line"] + 1,
+        end_column=end["character"] + 1,
+        severity=severity,
+        rule=str(item.get("rule", "")),
+        message=normalize_message(str(item["message"])),
+        source=PYRIGHT_SOURCE,
+    )
+
+
+def _by_path(diagnostics: Iterable[Diagnostic]) -> dict[str, list[Diagnostic]]:
+    grouped: dict[str, list[Diagnostic]] = defaultdict(list)
+    for d in diagnostics:
+        grouped[d.path].append(d)
+    return grouped
+
+
+def _read_text(tree: Path, rel_path: str) -> str | None:
+    file = tree / rel_path
+    return file.read_bytes().decode("utf-8") if file.is_file() else None
+
+
+class ColdOracle:
+    """Cold verdicts for many patched copies of one base tree; the base is run once."""
+
+    def __init__(self, base_tree: Path, python: str) -> None:
+        self.base_tree = base_tree.resolve()
+        self.python = python
+
+    @cached_property
+    def base(self) -> list[Diagnostic]:
+        return cold_pyright(self.base_tree, self.python)
+
+    def introduced(self, patched_tree: Path) -> list[Diagnostic]:
+        """What the patched tree's cold run reports that the base did not, file by file."""
+        base = _by_path(self.base)
+        candidate = _by_path(cold_pyright(patched_tree, self.python))
+        new: list[Diagnostic] = []
+        for path in sorted(candidate):
+            new.extend(
+                introduced(
+                    base.get(path, []),
+                    candidate[path],
+                    _read_text(self.base_tree, path),
+                    _read_text(patched_tree, path),
+                )
+            )
+        return new
+
+
+def oracle_introduced(base_tree: Path, patched_tree: Path, python: str) -> list[Diagnostic]:
+    """One-shot form of ``ColdOracle(base_tree, python).introduced(patched_tree)``."""
+    return ColdOracle(base_tree, python).introduced(patched_tree)
+
+
+def write_patched_copy(root: Path, changes: Sequence[FileChange], dest: Path) -> Path:
+    """Copy ``root`` to ``dest`` (new directory) and apply ``changes`` there, checking base hashes."""
+    shutil.copytree(root, dest, ignore=shutil.ignore_patterns(*COPY_IGNORE))
+    for change in changes:
+        target = dest / change.path
+        if change.base_sha256 is None:
+            if target.exists():
+                raise FileExistsError(f"{change.path} exists but the change says it is new")
+        elif sha256_hex(target.read_bytes()) != change.base_sha256:
+            raise ValueError(f"{change.path}: base_sha256 does not match the file on disk")
+        if change.delete:
+            target.unlink()
+        elif change.content is not None:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(change.content.encode("utf-8"))
+    return dest
