@@ -5,6 +5,7 @@ uses, and position-based text edits that are validated by compiling the result.
 from __future__ import annotations
 
 import ast
+from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
@@ -144,20 +145,60 @@ class SourceIndex:
     def method_names(self) -> frozenset[str]:
         return frozenset(fn.name for fn in self.functions if fn.is_method)
 
+    @cached_property
+    def _import_froms(self) -> list[tuple[SourceFile, ast.ImportFrom, str]]:
+        return [
+            (f, node, f.resolve(node))
+            for f in self.files.values()
+            for node in ast.walk(f.tree)
+            if isinstance(node, ast.ImportFrom)
+        ]
+
+    @cached_property
+    def _calls(self) -> dict[str, list[tuple[SourceFile, ast.Call]]]:
+        found: dict[str, list[tuple[SourceFile, ast.Call]]] = defaultdict(list)
+        for f in self.files.values():
+            for node in ast.walk(f.tree):
+                if isinstance(node, ast.Call) and (name := _called_name(node)):
+                    found[name].append((f, node))
+        return found
+
+    @cached_property
+    def _mentions(self) -> dict[str, set[str]]:
+        """name -> files using it as a name or as an attribute."""
+        found: dict[str, set[str]] = defaultdict(set)
+        for f in self.files.values():
+            for node in ast.walk(f.tree):
+                if isinstance(node, ast.Name):
+                    found[node.id].add(f.path)
+                elif isinstance(node, ast.Attribute):
+                    found[node.attr].add(f.path)
+        return found
+
+    @cached_property
+    def attribute_names(self) -> frozenset[str]:
+        return frozenset(
+            node.attr
+            for f in self.files.values()
+            for node in ast.walk(f.tree)
+            if isinstance(node, ast.Attribute)
+        )
+
     def imports_from(self, path: str) -> Iterator[tuple[SourceFile, ast.ImportFrom]]:
         """``from <module of path> import ...`` statements in other files."""
         module = self.files[path].module
-        for f in self.files.values():
-            if f.path == path:
-                continue
-            for node in ast.walk(f.tree):
-                if isinstance(node, ast.ImportFrom) and f.resolve(node) == module:
-                    yield f, node
+        for f, node, resolved in self._import_froms:
+            if f.path != path and resolved == module:
+                yield f, node
 
     def name_importers(self, path: str, name: str) -> list[str]:
         """Files that ``from <module> import name`` (possibly aliased)."""
         return sorted(
-            {f.path for f, node in self.imports_from(path) if any(a.name == name for a in node.names)}
+            {
+                f.path
+                for f, node in self.imports_from(path)
+                if any(a.name == name for a in node.names)
+            }
         )
 
     def module_importers(self, path: str) -> list[str]:
@@ -165,33 +206,25 @@ class SourceIndex:
         target = self.files[path]
         found: set[str] = {f.path for f, _ in self.imports_from(path)}
         parent, _, leaf = target.module.rpartition(".")
+        for f, node, resolved in self._import_froms:
+            if resolved == parent and any(a.name == leaf for a in node.names):
+                found.add(f.path)
         for f in self.files.values():
-            for node in ast.walk(f.tree):
-                if isinstance(node, ast.Import) and any(
-                    a.name == target.module for a in node.names
-                ):
-                    found.add(f.path)
-                elif isinstance(node, ast.ImportFrom) and f.resolve(node) == parent and any(
-                    a.name == leaf for a in node.names
+            for stmt in ast.walk(f.tree):
+                if isinstance(stmt, ast.Import) and any(
+                    a.name == target.module for a in stmt.names
                 ):
                     found.add(f.path)
         found.discard(path)
         return sorted(found)
 
-    def calls(self, name: str) -> Iterator[tuple[SourceFile, ast.Call]]:
+    def calls(self, name: str) -> list[tuple[SourceFile, ast.Call]]:
         """Calls spelled ``name(...)`` or ``<expr>.name(...)`` anywhere."""
-        for f in self.files.values():
-            for node in ast.walk(f.tree):
-                if isinstance(node, ast.Call) and _called_name(node) == name:
-                    yield f, node
+        return self._calls.get(name, [])
 
     def users(self, name: str, path: str) -> list[str]:
         """Files other than ``path`` that mention ``name`` as a name or attribute."""
-        found: set[str] = set()
-        for f in self.files.values():
-            if f.path != path and any(_mentions(node, name) for node in ast.walk(f.tree)):
-                found.add(f.path)
-        return sorted(found)
+        return sorted(self._mentions.get(name, set()) - {path})
 
 
 def _called_name(call: ast.Call) -> str | None:
@@ -200,9 +233,3 @@ def _called_name(call: ast.Call) -> str | None:
     if isinstance(call.func, ast.Attribute):
         return call.func.attr
     return None
-
-
-def _mentions(node: ast.AST, name: str) -> bool:
-    return (isinstance(node, ast.Name) and node.id == name) or (
-        isinstance(node, ast.Attribute) and node.attr == name
-    )

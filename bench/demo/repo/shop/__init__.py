@@ -1,0 +1,1 @@
+"""A tiny shop: the bundled example prewrite's demo checks patches against."""
