@@ -1,4 +1,4 @@
-"""The cold oracle: ``pyright --outputjson`` on a tree written to disk, diffed like the daemon diffs.
+"""The cold oracle: ``pyright --outputjson`` on a tree written to disk, diffed like the daemon.
 
 The daemon checks a patch in a warm language server without writing it; the oracle writes the
 patched tree to a temporary copy, runs the same pyright version's CLI from scratch on the base and
@@ -12,15 +12,17 @@ import json
 import shutil
 import subprocess
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
 from functools import cached_property
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from prewrite.changes import sha256_hex
 from prewrite.protocol import Diagnostic, FileChange, Severity
 from prewrite_daemon.backends.pyright import cli_argv
 from prewrite_daemon.diagnostics import introduced, normalize_message
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
 
 ROOT_PLACEHOLDER = "<root>"
 PYRIGHT_SOURCE = "Pyright"  # what the language server puts in Diagnostic.source
@@ -148,7 +150,7 @@ def oracle_introduced(base_tree: Path, patched_tree: Path, python: str) -> list[
 
 
 def write_patched_copy(root: Path, changes: Sequence[FileChange], dest: Path) -> Path:
-    """Copy ``root`` to ``dest`` (new directory) and apply ``changes`` there, checking base hashes."""
+    """Copy ``root`` to the new directory ``dest`` and apply ``changes``, checking base hashes."""
     shutil.copytree(root, dest, ignore=shutil.ignore_patterns(*COPY_IGNORE))
     for change in changes:
         target = dest / change.path

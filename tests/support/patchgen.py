@@ -14,11 +14,10 @@ import itertools
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from prewrite.changes import change_file, delete_file, new_file
-from prewrite.protocol import FileChange
+
 from tests.support.sourceindex import (
     Edit,
     Function,
@@ -28,6 +27,11 @@ from tests.support.sourceindex import (
     compiles,
     insert_at,
 )
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from prewrite.protocol import FileChange
 
 T = TypeVar("T")
 DEFAULT_SEED = 1729
@@ -272,7 +276,10 @@ def delete_module(ctx: Context, rng: random.Random) -> Iterator[GeneratedPatch]:
 
 
 def _new_module(kind: str, imported: str, usage: str | None) -> Maker:
-    helper = '"""Added by a generated patch."""\n\n\ndef pw_helper(value: int) -> int:\n    return value + 1\n'
+    helper = (
+        '"""Added by a generated patch."""\n\n\n'
+        "def pw_helper(value: int) -> int:\n    return value + 1\n"
+    )
 
     def make(ctx: Context, rng: random.Random) -> Iterator[GeneratedPatch]:
         packages = {f.path.rpartition("/")[0] for f in ctx.index.files.values() if f.is_package}

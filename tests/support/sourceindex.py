@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import ast
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
-from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+    from pathlib import Path
 
 SKIP_DIRS = frozenset({".git", "__pycache__", ".venv", "venv", ".tox", "node_modules"})
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
