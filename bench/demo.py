@@ -107,7 +107,8 @@ def main() -> int:
                 f"warm median over {2 * WARM_RUNS} checks: {warm:.0f} ms "
                 f"({cold_ms / warm:.0f}x faster than the cold CLI)"
             )
-            assert all(r.ok for r, _ in greens) and not any(r.ok for r, _ in reds)
+            assert all(r.ok for r, _ in greens)
+            assert not any(r.ok for r, _ in reds)
             unchanged = (root / "shop/money.py").read_text() == (
                 EXAMPLE / "shop/money.py"
             ).read_text()

@@ -43,10 +43,10 @@ log = logging.getLogger("prewrite_daemon")
 
 
 class Daemon:
-    def __init__(self, paths: RuntimePaths, idle_timeout_s: float | None) -> None:
+    def __init__(self, paths: RuntimePaths, idle_timeout_s: float | None, max_warm: int) -> None:
         self.paths = paths
         self.idle_timeout_s = idle_timeout_s
-        self.registry = Registry(paths.state_dir)
+        self.registry = Registry(paths.state_dir, max_warm)
         self.started = time.monotonic()
         self.last_activity = time.monotonic()
         self.in_flight = 0
@@ -128,6 +128,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--idle-timeout", type=float, help="exit after this many idle seconds")
     parser.add_argument("--log-level", default=os.environ.get("PREWRITE_LOG_LEVEL", "INFO"))
     parser.add_argument(
+        "--max-warm",
+        type=int,
+        default=int(os.environ.get("PREWRITE_MAX_WARM", "4")),
+        help="warm checkers kept at once; the least recently used beyond it stop (default 4)",
+    )
+    parser.add_argument(
         "--detach", action="store_true", help="fork into the background (used by auto-start)"
     )
     args = parser.parse_args(argv)
@@ -147,5 +153,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         except BlockingIOError:
             log.info("another prewrite daemon holds %s; exiting", paths.lock_file)
             return 0
-        asyncio.run(Daemon(paths, args.idle_timeout).run())
+        asyncio.run(Daemon(paths, args.idle_timeout, max(1, args.max_warm)).run())
     return 0

@@ -79,8 +79,8 @@ class Workspace:
     async def check(self, request: CheckRequest, root: Path) -> CheckReply:
         async with self.lock:
             t0 = time.perf_counter()
+            patch = prepare_patch(root, request.changes)  # cheap: fail fast before any start
             backend = await self._ensure_backend()
-            patch = prepare_patch(root, request.changes)
             self._sync(backend)
             self._verify_same_base(patch)
             t_sync = time.perf_counter()
@@ -149,23 +149,42 @@ class Workspace:
 
 
 class Registry:
-    def __init__(self, state_dir: Path) -> None:
+    """Warm workspaces by (root, interpreter); the least recently used past the cap stop."""
+
+    def __init__(self, state_dir: Path, max_warm: int = 4) -> None:
         self.state_dir = state_dir
-        self._workspaces: dict[tuple[Path, str], Workspace] = {}
+        self.max_warm = max_warm
+        self._workspaces: dict[tuple[Path, str], Workspace] = {}  # in LRU order, oldest first
 
     def workspace(self, root: Path, python: str) -> Workspace:
         key = (root, python)
-        ws = self._workspaces.get(key)
+        ws = self._workspaces.pop(key, None)
         if ws is None:
             digest = hashlib.sha256(f"{root}\0{python}".encode()).hexdigest()[:16]
             ws = Workspace(root, python, self.state_dir / "shadows" / digest)
-            self._workspaces[key] = ws
+        self._workspaces[key] = ws  # most recently used last
         return ws
 
     async def check(self, request: CheckRequest) -> CheckReply:
         root = resolve_root(request.root)
         python = resolve_python(root, request.python)
-        return await self.workspace(root, python).check(request, root)
+        ws = self.workspace(root, python)
+        await self._evict(keep=ws)
+        return await ws.check(request, root)
+
+    async def _evict(self, keep: Workspace) -> None:
+        """Stop idle warm checkers beyond ``max_warm``, oldest first (memory is finite)."""
+        others = [w for w in self._workspaces.values() if w is not keep and w.backend is not None]
+        excess = len(others) + 1 - self.max_warm
+        for ws in others:
+            if excess <= 0:
+                break
+            if ws.lock.locked():
+                continue
+            log.info("stopping the idle checker of %s (more than %d warm)", ws.root, self.max_warm)
+            del self._workspaces[(ws.root, ws.python)]
+            await ws.stop()
+            excess -= 1
 
     def statuses(self) -> list[WorkspaceStatus]:
         return [ws.status() for ws in self._workspaces.values()]

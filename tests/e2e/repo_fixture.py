@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 FILES: dict[str, str] = {
     "pkg/__init__.py": "",
@@ -31,19 +34,11 @@ FILES: dict[str, str] = {
         '    return greet(make_user("a", 1))\n'
     ),
     "pkg/legacy.py": (
-        "def broken() -> int:\n"
-        '    return "not an int"\n'
-        "\n"
-        "\n"
-        "def fine() -> int:\n"
-        "    return 1\n"
+        'def broken() -> int:\n    return "not an int"\n\n\ndef fine() -> int:\n    return 1\n'
     ),
     "pkg/util.py": "def helper(x: int) -> int:\n    return x * 2\n",
     "app.py": (
-        "from pkg.service import build\n"
-        "from pkg.util import helper\n"
-        "\n"
-        "print(build(), helper(2))\n"
+        "from pkg.service import build\nfrom pkg.util import helper\n\nprint(build(), helper(2))\n"
     ),
 }
 

@@ -4,19 +4,25 @@ from __future__ import annotations
 
 import socket
 import threading
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import pytest
-
 from prewrite import Client, change_file, delete_file, new_file
 from prewrite.errors import CheckTimeout, ForbiddenPath, PathOutsideWorkspace, StaleBase
 from prewrite.framing import send_frame
 from prewrite.protocol import PROTOCOL_VERSION, CheckReply, CheckRequest, FileChange, Hello
-from prewrite.runtime import RuntimePaths
+
 from tests.e2e.repo_fixture import FILES, write_repo
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from prewrite.runtime import RuntimePaths
+
 pytestmark = pytest.mark.e2e
+
+CheckFn = Callable[..., CheckReply]
 
 
 @pytest.fixture(scope="module")
@@ -25,29 +31,28 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture
-def check(client: Client, repo: Path, python_exe: str) -> Iterator[CheckFn]:
+def check(client: Client, repo: Path, python_exe: str) -> CheckFn:
     def run(*changes: FileChange) -> CheckReply:
         return client.check(repo, list(changes), python=python_exe)
 
-    yield run
-
-
-CheckFn = "Callable[..., CheckReply]"
+    return run
 
 
 def rules(reply: CheckReply) -> list[tuple[str, str]]:
     return [(d.path, d.rule) for d in reply.diagnostics]
 
 
-def test_error_in_the_patched_file(check, repo: Path) -> None:  # type: ignore[no-untyped-def]
-    reply = check(change_file(repo, "pkg/util.py", 'def helper(x: int) -> int:\n    return x + "a"\n'))
+def test_error_in_the_patched_file(check: CheckFn, repo: Path) -> None:
+    reply = check(
+        change_file(repo, "pkg/util.py", 'def helper(x: int) -> int:\n    return x + "a"\n')
+    )
     assert not reply.ok
     assert rules(reply) == [("pkg/util.py", "reportOperatorIssue")]
     d = reply.diagnostics[0]
     assert (d.line, d.column, d.severity) == (2, 12, "error")
 
 
-def test_break_only_visible_in_an_importer(check, repo: Path) -> None:
+def test_break_only_visible_in_an_importer(check: CheckFn, repo: Path) -> None:
     models = FILES["pkg/models.py"].replace(
         "def make_user(name: str, age: int)", "def make_user(name: str, age: int, email: str)"
     )
@@ -58,7 +63,7 @@ def test_break_only_visible_in_an_importer(check, repo: Path) -> None:
     assert "pkg/service.py" in reply.checked_files
 
 
-def test_new_module_imported_is_green(check, repo: Path) -> None:
+def test_new_module_imported_is_green(check: CheckFn, repo: Path) -> None:
     util = "from pkg.extra import extra\n\n\ndef helper(x: int) -> int:\n    return x * extra()\n"
     reply = check(
         new_file("pkg/extra.py", "def extra() -> int:\n    return 3\n"),
@@ -69,7 +74,7 @@ def test_new_module_imported_is_green(check, repo: Path) -> None:
     assert not (repo / "pkg/extra.py").exists()
 
 
-def test_new_module_missing_the_imported_name_is_red(check, repo: Path) -> None:
+def test_new_module_missing_the_imported_name_is_red(check: CheckFn, repo: Path) -> None:
     util = "from pkg.extra import nothere\n\n\ndef helper(x: int) -> int:\n    return x\n"
     reply = check(
         new_file("pkg/extra.py", "def extra() -> int:\n    return 3\n"),
@@ -79,14 +84,14 @@ def test_new_module_missing_the_imported_name_is_red(check, repo: Path) -> None:
     assert rules(reply) == [("pkg/util.py", "reportAttributeAccessIssue")]
 
 
-def test_new_module_is_gone_after_the_check(check, repo: Path) -> None:
+def test_new_module_is_gone_after_the_check(check: CheckFn, repo: Path) -> None:
     check(new_file("pkg/extra.py", "def extra() -> int:\n    return 3\n"))
     util = "from pkg.extra import extra\n\n\ndef helper(x: int) -> int:\n    return x\n"
     reply = check(change_file(repo, "pkg/util.py", util))
     assert rules(reply) == [("pkg/util.py", "reportMissingImports")]
 
 
-def test_deleted_module_still_imported_is_red(check, repo: Path) -> None:
+def test_deleted_module_still_imported_is_red(check: CheckFn, repo: Path) -> None:
     reply = check(delete_file(repo, "pkg/util.py"))
     assert not reply.ok
     assert rules(reply) == [("app.py", "reportMissingImports")]
@@ -96,7 +101,7 @@ def test_deleted_module_still_imported_is_red(check, repo: Path) -> None:
     assert again.ok, again.diagnostics
 
 
-def test_pre_existing_errors_and_line_shifts_are_not_reported(check, repo: Path) -> None:
+def test_pre_existing_errors_and_line_shifts_are_not_reported(check: CheckFn, repo: Path) -> None:
     shifted = '"""Legacy code."""\n\nimport os\n\n\n' + FILES["pkg/legacy.py"]
     shifted += "\n\ndef more() -> str:\n    return os.sep\n"
     reply = check(change_file(repo, "pkg/legacy.py", shifted))
@@ -104,7 +109,7 @@ def test_pre_existing_errors_and_line_shifts_are_not_reported(check, repo: Path)
     assert reply.diagnostics == []
 
 
-def test_a_second_identical_error_is_reported_once(check, repo: Path) -> None:
+def test_a_second_identical_error_is_reported_once(check: CheckFn, repo: Path) -> None:
     text = FILES["pkg/legacy.py"] + '\n\ndef broken2() -> int:\n    return "not an int"\n'
     reply = check(change_file(repo, "pkg/legacy.py", text))
     assert not reply.ok
@@ -113,23 +118,27 @@ def test_a_second_identical_error_is_reported_once(check, repo: Path) -> None:
     ]
 
 
-def test_fixing_an_existing_error_is_green(check, repo: Path) -> None:
+def test_fixing_an_existing_error_is_green(check: CheckFn, repo: Path) -> None:
     fixed = FILES["pkg/legacy.py"].replace('return "not an int"', "return 0")
     reply = check(change_file(repo, "pkg/legacy.py", fixed))
     assert reply.ok
     assert reply.diagnostics == []
 
 
-def test_body_only_change_skips_importers(check, repo: Path) -> None:
-    reply = check(change_file(repo, "pkg/util.py", "def helper(x: int) -> int:\n    return x * 3\n"))
+def test_body_only_change_skips_importers(check: CheckFn, repo: Path) -> None:
+    reply = check(
+        change_file(repo, "pkg/util.py", "def helper(x: int) -> int:\n    return x * 3\n")
+    )
     assert reply.ok
     assert reply.checked_files == ["pkg/util.py"]
-    widened = check(change_file(repo, "pkg/util.py", "def helper(x: int) -> str:\n    return 'x'\n"))
+    widened = check(
+        change_file(repo, "pkg/util.py", "def helper(x: int) -> str:\n    return 'x'\n")
+    )
     assert "app.py" in widened.checked_files
     assert widened.ok  # print() accepts a str
 
 
-def test_stale_base_lists_every_mismatch(check, repo: Path) -> None:
+def test_stale_base_lists_every_mismatch(check: CheckFn, repo: Path) -> None:
     with pytest.raises(StaleBase) as info:
         check(
             FileChange("pkg/util.py", "0" * 64, content="x = 1\n"),
@@ -141,12 +150,12 @@ def test_stale_base_lists_every_mismatch(check, repo: Path) -> None:
 
 
 @pytest.mark.parametrize("path", ["../outside.py", "/etc/passwd", "pkg/../../x.py"])
-def test_paths_outside_the_root_are_refused(check, path: str) -> None:
+def test_paths_outside_the_root_are_refused(check: CheckFn, path: str) -> None:
     with pytest.raises(PathOutsideWorkspace):
         check(FileChange(path, None, content="x = 1\n"))
 
 
-def test_git_dir_is_refused(check) -> None:
+def test_git_dir_is_refused(check: CheckFn) -> None:
     with pytest.raises(ForbiddenPath):
         check(FileChange(".git/config", None, content="x"))
 
@@ -188,7 +197,7 @@ def test_concurrent_clients_never_see_each_others_overlays(
 
 
 def test_client_hanging_up_mid_request_leaves_no_overlay(
-    daemon: RuntimePaths, check, repo: Path, python_exe: str
+    daemon: RuntimePaths, check: CheckFn, repo: Path, python_exe: str
 ) -> None:
     for _ in range(3):
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)

@@ -151,3 +151,19 @@ def _make_venv(spec: WorkloadSpec, dest: Path) -> None:
         ],
         f"installing {spec.name}'s dependencies",
     )
+
+
+def copy_workspace(workload: Workload, dest: Path) -> Workload:
+    """A private copy of the workspace at ``dest``, checked to sit outside any pyright config.
+
+    pyright looks for ``pyrightconfig.json`` / ``[tool.pyright]`` in parent directories too, so a
+    copy under this repository would be checked with prewrite's own strict settings.
+    """
+    for parent in dest.resolve().parents:
+        pyproject = parent / "pyproject.toml"
+        if (parent / "pyrightconfig.json").is_file() or (
+            pyproject.is_file() and "[tool.pyright]" in pyproject.read_text()
+        ):
+            raise WorkloadUnavailable(f"{dest} is inside the pyright project at {parent}")
+    shutil.copytree(workload.root, dest)
+    return Workload(root=dest, python=workload.python)
