@@ -23,25 +23,39 @@ if TYPE_CHECKING:
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
-_DESCRIPTION = """\
-Check a multi-file patch in a warm type checker before it touches disk.
+_DESCRIPTION = "Check a multi-file patch in a warm type checker before it touches disk."
 
-The patch is JSON: {"changes": [{"path": "pkg/a.py", "base_sha256": "<sha256 of the bytes
-on disk>", "content": "<new text>"}, {"path": "pkg/new.py", "base_sha256": null, "content":
-"..."}, {"path": "pkg/old.py", "base_sha256": "...", "delete": true}]}. Paths are relative to
---root. Only diagnostics the patch introduces are reported. The daemon starts on first use.
+_PATCH_AND_EXITS = """\
+the patch (JSON, paths relative to --root):
+  {"changes": [
+    {"path": "pkg/a.py", "base_sha256": "<sha256 of the bytes on disk>", "content": "<new>"},
+    {"path": "pkg/new.py", "base_sha256": null, "content": "..."},
+    {"path": "pkg/old.py", "base_sha256": "<sha256>", "delete": true}]}
+  A base_sha256 that does not match the disk fails the whole check (stale_base).
+
+output: only the diagnostics the patch introduces, as path:line:col: severity: message [rule],
+  or one JSON object with --json. The daemon starts on first use.
+
+exit status of check:
+  0  the patch introduces no error
+  1  it introduces at least one error
+  2  the check could not be done (bad patch, stale base, timeout, checker failure)
 """
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="prewrite", description=_DESCRIPTION)
+    raw = argparse.RawDescriptionHelpFormatter
+    parser = argparse.ArgumentParser(
+        prog="prewrite", description=_DESCRIPTION, epilog=_PATCH_AND_EXITS, formatter_class=raw
+    )
     sub = parser.add_subparsers(dest="command", required=True)
 
     check = sub.add_parser(
         "check",
         help="type-check a patch without writing it",
-        description="Type-check a patch as one unit against --root without writing it. "
-        "Exit 0: no new error; 1: new errors; 2: the check could not be done.",
+        description="Type-check a patch as one unit against --root without writing it.",
+        epilog=_PATCH_AND_EXITS,
+        formatter_class=raw,
     )
     check.add_argument("--root", required=True, help="workspace root the patch paths are under")
     check.add_argument("--patch", required=True, help="patch JSON file, or - for stdin")

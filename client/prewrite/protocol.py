@@ -51,17 +51,21 @@ class Diagnostic(msgspec.Struct, frozen=True):
     source: str
 
 
+class Message(msgspec.Struct, frozen=True, tag_field="op"):
+    """Base of every request and reply: tagged by the ``op`` field."""
+
+
 # --- requests ------------------------------------------------------------------------------
 
 
-class Hello(msgspec.Struct, frozen=True, tag="hello"):
+class Hello(Message, frozen=True, tag="hello"):
     """First message on every connection: agree on the protocol version."""
 
     protocol_version: int
     client_version: str
 
 
-class CheckRequest(msgspec.Struct, frozen=True, tag="check"):
+class CheckRequest(Message, frozen=True, tag="check"):
     """Type-check ``changes`` as one unit against the workspace at ``root`` (absolute path)."""
 
     root: str
@@ -70,11 +74,11 @@ class CheckRequest(msgspec.Struct, frozen=True, tag="check"):
     timeout_s: float = 120.0
 
 
-class StatusRequest(msgspec.Struct, frozen=True, tag="status"):
+class StatusRequest(Message, frozen=True, tag="status"):
     """Ask for the daemon's state and its workspaces."""
 
 
-class StopRequest(msgspec.Struct, frozen=True, tag="stop"):
+class StopRequest(Message, frozen=True, tag="stop"):
     """Ask the daemon to stop; answered after the status file is removed."""
 
 
@@ -84,13 +88,13 @@ Request = Hello | CheckRequest | StatusRequest | StopRequest
 # --- replies -------------------------------------------------------------------------------
 
 
-class HelloReply(msgspec.Struct, frozen=True, tag="hello_reply"):
+class HelloReply(Message, frozen=True, tag="hello_reply"):
     protocol_version: int
     daemon_version: str
     pid: int
 
 
-class CheckReply(msgspec.Struct, frozen=True, tag="check_reply"):
+class CheckReply(Message, frozen=True, tag="check_reply"):
     """The verdict: ``ok`` is false when the patch introduced at least one error.
 
     ``diagnostics`` lists only what the patch introduced (errors and warnings);
@@ -112,7 +116,7 @@ class WorkspaceStatus(msgspec.Struct, frozen=True):
     server_pid: int | None = None
 
 
-class StatusReply(msgspec.Struct, frozen=True, tag="status_reply"):
+class StatusReply(Message, frozen=True, tag="status_reply"):
     pid: int
     version: str
     socket: str
@@ -120,11 +124,11 @@ class StatusReply(msgspec.Struct, frozen=True, tag="status_reply"):
     workspaces: list[WorkspaceStatus]
 
 
-class StopReply(msgspec.Struct, frozen=True, tag="stop_reply"):
+class StopReply(Message, frozen=True, tag="stop_reply"):
     pass
 
 
-class ErrorReply(msgspec.Struct, frozen=True, tag="error"):
+class ErrorReply(Message, frozen=True, tag="error"):
     code: str
     message: str
     details: list[ErrorDetail] = []

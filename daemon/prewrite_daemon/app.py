@@ -41,6 +41,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("prewrite_daemon")
 
+SHUTDOWN_GRACE_S = 10.0
+
 
 class Daemon:
     def __init__(self, paths: RuntimePaths, idle_timeout_s: float | None, max_warm: int) -> None:
@@ -51,9 +53,12 @@ class Daemon:
         self.last_activity = time.monotonic()
         self.in_flight = 0
         self.stopping = asyncio.Event()
+        self.idle = asyncio.Event()  # set while no request is being handled
+        self.idle.set()
 
     async def handle(self, request: Request) -> Reply:
         self.in_flight += 1
+        self.idle.clear()
         try:
             match request:
                 case Hello():
@@ -64,11 +69,16 @@ class Daemon:
                     return self._status()
                 case StopRequest():
                     self.paths.status_file.unlink(missing_ok=True)
-                    self.stopping.set()
-                    return StopReply()
+                    return StopReply()  # stopping starts once this reply is out (after_reply)
         finally:
             self.in_flight -= 1
             self.last_activity = time.monotonic()
+            if self.in_flight == 0:
+                self.idle.set()
+
+    def after_reply(self, reply: Reply) -> None:
+        if isinstance(reply, StopReply):
+            self.stopping.set()
 
     def _status(self) -> StatusReply:
         return StatusReply(
@@ -82,7 +92,7 @@ class Daemon:
     async def run(self) -> None:
         socket_path = self.paths.socket
         socket_path.unlink(missing_ok=True)  # we hold the lock: any socket here is stale
-        server = await serve_unix(str(socket_path), self.handle)
+        server = await serve_unix(str(socket_path), self.handle, self.after_reply)
         status = DaemonStatusFile(os.getpid(), str(socket_path), __version__, PROTOCOL_VERSION)
         _write_atomic(self.paths.status_file, msgspec.json.encode(status))
         log.info(
@@ -99,7 +109,11 @@ class Daemon:
                     idle.cancel()
         finally:
             self.paths.status_file.unlink(missing_ok=True)
-            server.close()
+            server.close()  # no new connections; requests under way may finish
+            try:
+                await asyncio.wait_for(self.idle.wait(), SHUTDOWN_GRACE_S)
+            except TimeoutError:
+                log.warning("stopping with requests still running after %ss", SHUTDOWN_GRACE_S)
             await self.registry.stop()
             socket_path.unlink(missing_ok=True)
             log.info("prewrite daemon stopped")

@@ -9,6 +9,7 @@ its line; a second pass pairs the leftovers by identity alone (code that moved a
 from __future__ import annotations
 
 import difflib
+import re
 from collections import defaultdict
 from typing import TYPE_CHECKING
 
@@ -55,10 +56,24 @@ def _key(d: Diagnostic) -> Key:
     return (d.rule, d.severity, d.message)
 
 
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines as LSP counts them: only CRLF, CR and LF break (not form feeds, not U+2028).
+
+    Like ``str.splitlines``, a final line break does not start another line.
+    """
+    parts = _LINE_BREAK.split(text)
+    if parts and parts[-1] == "":
+        parts.pop()
+    return parts
+
+
 def line_map(base_text: str, candidate_text: str) -> dict[int, int]:
     """1-based base line -> 1-based candidate line, for lines the patch left untouched."""
-    a = base_text.splitlines()
-    b = candidate_text.splitlines()
+    a = split_lines(base_text)
+    b = split_lines(candidate_text)
     mapping: dict[int, int] = {}
     matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
     for block in matcher.get_matching_blocks():

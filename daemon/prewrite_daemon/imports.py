@@ -146,6 +146,19 @@ def _is_trivial(body: list[ast.stmt]) -> bool:
     return True
 
 
+def _yields(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether ``fn`` itself (not a nested def or lambda) contains ``yield``."""
+    stack: list[ast.AST] = list(fn.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Yield | ast.YieldFrom):
+            return True
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+    return False
+
+
 def _pyright_comments(source: str) -> list[str]:
     """``# pyright:`` comments change how the file's own declarations are typed."""
     return [line.strip() for line in source.splitlines() if _PYRIGHT_COMMENT.match(line)]
@@ -166,6 +179,8 @@ class _BlankBodies(ast.NodeTransformer):
             # Whether a body is trivial ("...", pass, raise NotImplementedError) is visible:
             # pyright treats trivial protocol/abstract bodies as unimplemented.
             marker = "trivial" if _is_trivial(node.body) else "implemented"
+            if _yields(node):
+                marker += " generator"  # an async generator and a coroutine differ to callers
             node.body = [ast.Expr(ast.Constant(marker))]
             return node
         return node  # keep the body, nested defs included: all of it may be visible

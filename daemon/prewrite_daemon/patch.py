@@ -95,13 +95,16 @@ def prepare_patch(root: Path, changes: list[FileChange]) -> PreparedPatch:
     if not changes:
         raise BadRequest("the patch has no changes")
     seen: set[str] = set()
+    seen_real: set[str] = set()
     stale: list[ErrorDetail] = []
     edits: list[FileEdit] = []
     for change in changes:
         rel = normalize_path(root, change.path)
-        if rel in seen:
+        real = os.path.realpath(root / rel)  # two names for one file (a symlink) are one file
+        if rel in seen or real in seen_real:
             raise BadRequest(f"{rel} appears twice in the patch", [ErrorDetail("duplicate", rel)])
         seen.add(rel)
+        seen_real.add(real)
         if change.delete == (change.content is not None):
             raise BadRequest(
                 f"{rel}: give exactly one of 'content' or 'delete'",

@@ -40,11 +40,16 @@ def error_reply(exc: PrewriteError) -> ErrorReply:
 
 class Connection:
     def __init__(
-        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, handler: Handler
-    ):
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        handler: Handler,
+        on_sent: Callable[[Reply], None],
+    ) -> None:
         self.reader = reader
         self.writer = writer
         self.handler = handler
+        self.on_sent = on_sent
         self.greeted = False
         self.desynced = False  # the client sent bytes before its reply: close after answering
 
@@ -64,7 +69,10 @@ class Connection:
                 reply = await self._answer(body)
                 if reply is None:
                     return  # the client hung up mid-request
-                await self._send(reply)
+                try:
+                    await self._send(reply)
+                finally:
+                    self.on_sent(reply)
                 if self.desynced:
                     return
         except (asyncio.IncompleteReadError, ConnectionError):
@@ -124,8 +132,18 @@ class Connection:
         await self.writer.drain()
 
 
-async def serve_unix(path: str, handler: Handler) -> asyncio.Server:
-    """Listen on ``path`` (mode 0600); peers of another uid are refused."""
+def _nothing(_reply: Reply) -> None:
+    return None
+
+
+async def serve_unix(
+    path: str, handler: Handler, on_sent: Callable[[Reply], None] = _nothing
+) -> asyncio.Server:
+    """Listen on ``path`` (mode 0600); peers of another uid are refused.
+
+    ``on_sent`` runs after each reply was written (or failed to be): the daemon stops there,
+    so the ``stop`` reply always goes out first.
+    """
 
     async def on_connect(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         sock: socket.socket = writer.get_extra_info("socket")
@@ -133,7 +151,7 @@ async def serve_unix(path: str, handler: Handler) -> asyncio.Server:
             log.warning("refused a connection from another user")
             writer.close()
             return
-        await Connection(reader, writer, handler).serve()
+        await Connection(reader, writer, handler, on_sent).serve()
 
     old_umask = os.umask(0o177)
     try:

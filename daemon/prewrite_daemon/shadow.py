@@ -15,25 +15,9 @@ from pathlib import Path
 
 from prewrite_daemon.backends.base import FileEvent
 
-# Directories never mirrored: VCS, caches, build output, dependencies.
-_SKIP_DIRS = frozenset(
-    {
-        ".git",
-        ".hg",
-        ".svn",
-        "__pycache__",
-        "node_modules",
-        ".mypy_cache",
-        ".pytest_cache",
-        ".ruff_cache",
-        ".tox",
-        ".nox",
-        ".eggs",
-        "build",
-        "dist",
-        ".cache",
-    }
-)
+# Directories never mirrored: the ones pyright's default excludes skip too (dot-dirs, caches,
+# node_modules, virtual environments), so the shadow holds what a cold run would check.
+_SKIP_DIRS = frozenset({"__pycache__", "node_modules", "site-packages"})
 _MIRRORED_SUFFIXES = (".py", ".pyi")
 _MIRRORED_NAMES = frozenset({"py.typed", "pyproject.toml", "pyrightconfig.json"})
 
@@ -47,7 +31,7 @@ class ScanResult:
 
 
 def _is_venv(path: Path) -> bool:
-    return (path / "pyvenv.cfg").is_file()
+    return (path / "pyvenv.cfg").is_file() or (path / "conda-meta").is_dir()
 
 
 def is_mirrored(name: str) -> bool:
@@ -139,10 +123,11 @@ class ShadowTree:
             for entry in entries:
                 try:
                     if entry.is_dir(follow_symlinks=False):
-                        if entry.name not in _SKIP_DIRS and not _is_venv(Path(entry.path)):
+                        if _is_venv(Path(entry.path)):
+                            if directory == self.root:
+                                self._link_venv(entry.name)
+                        elif not entry.name.startswith(".") and entry.name not in _SKIP_DIRS:
                             stack.append(Path(entry.path))
-                        elif _is_venv(Path(entry.path)) and directory == self.root:
-                            self._link_venv(entry.name)
                         continue
                     if not is_mirrored(entry.name):
                         continue

@@ -63,7 +63,8 @@ class LspProcess:
         self._client = LanguageClient("prewrite", "0")
         self._stop_reading = threading.Event()
         self._tasks: list[asyncio.Task[None]] = []
-        self._exited = asyncio.Event()
+        self._exited = asyncio.Event()  # set when the child exited or became unusable
+        self._lost_reason = "it is not running"
         self._pull_registered = asyncio.Event()
         self._versions: dict[str, int] = {}
         self._register_handlers()
@@ -233,20 +234,31 @@ class LspProcess:
             return task.result()
         task.cancel()
         if exited in done:
-            code = self._proc.returncode if self._proc else None
-            raise BackendFailed(
-                f"the language server exited (code {code}) while waiting for {what}"
-            )
+            raise BackendFailed(f"the language server failed ({self._lost_reason}) before {what}")
         raise CheckTimeout(f"no {what} from the language server within {timeout_s:.1f}s")
 
     async def _read_loop(self, stdout: asyncio.StreamReader) -> None:
-        await run_async(
-            stop_event=self._stop_reading,
-            reader=stdout,
-            protocol=self._client.protocol,
-            logger=log,
-            error_handler=lambda exc, _src: log.warning("bad message from server: %s", exc),
-        )
+        try:
+            await run_async(
+                stop_event=self._stop_reading,
+                reader=stdout,
+                protocol=self._client.protocol,
+                logger=log,
+                error_handler=lambda exc, _src: log.warning("bad message from server: %s", exc),
+            )
+        except (ValueError, OSError, asyncio.LimitOverrunError) as exc:
+            log.error("cannot read the language server's output: %s", exc)
+        if not self._stop_reading.is_set():
+            self._lose("its output can no longer be read")
+
+    def _lose(self, reason: str) -> None:
+        """The child is unusable: fail every pending call now and kill it."""
+        self._lost_reason = reason
+        if self.state is not BackendState.EXITED:
+            self.state = BackendState.ERRORED
+        self._exited.set()
+        if self._proc is not None and self._proc.returncode is None:
+            _signal_group(self._proc.pid, signal.SIGKILL)
 
     async def _drain_stderr(self, stderr: asyncio.StreamReader) -> None:
         while line := await stderr.readline():
@@ -254,6 +266,7 @@ class LspProcess:
 
     async def _watch_exit(self, proc: asyncio.subprocess.Process) -> None:
         code = await proc.wait()
+        self._lost_reason = f"it exited with code {code}"
         self._exited.set()
         if self.state is not BackendState.EXITED:
             log.warning("language server pid %s exited with code %s", proc.pid, code)

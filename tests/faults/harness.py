@@ -1,0 +1,34 @@
+"""Helpers shared by the fault tests: the fake servers' command lines and process checks."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+import psutil
+
+if TYPE_CHECKING:
+    from prewrite_daemon.backends.lsp_process import LspProcess
+
+FAKES = Path(__file__).parent / "fakes"
+
+
+class MakeServer(Protocol):
+    def __call__(self, *argv: str) -> LspProcess: ...
+
+
+def no_settings(section: str | None) -> Any:
+    return None
+
+
+def fake_argv(script: str, *args: str) -> list[str]:
+    return [sys.executable, str(FAKES / script), *args]
+
+
+def is_gone(pid: int) -> bool:
+    """The process no longer exists (a zombie nobody reaped still counts as alive)."""
+    try:
+        return psutil.Process(pid).status() == psutil.STATUS_DEAD
+    except psutil.NoSuchProcess:
+        return True

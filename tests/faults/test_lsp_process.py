@@ -1,0 +1,217 @@
+"""LspProcess against fake language servers that hang, crash, ignore shutdown or send garbage.
+
+Whatever the server does, the outcome is a typed error (``backend_failed`` or ``timeout``) within
+the deadline, never a list of diagnostics, and no child process is left behind.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+from typing import TYPE_CHECKING
+
+import pytest
+from prewrite.errors import BackendFailed, CheckTimeout
+from prewrite_daemon.backends.base import BackendState, RawDiagnostic
+
+from tests.faults.harness import fake_argv, is_gone
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from prewrite_daemon.backends.lsp_process import LspProcess
+
+    from tests.faults.harness import MakeServer
+
+START_S = 20.0  # generous: only a broken fake takes that long, a working one starts in < 1 s
+SLACK_S = 15.0  # how much longer than its own deadline a failing call may take to clean up
+
+
+async def started(make_server: MakeServer, behaviour: str, *extra: str) -> LspProcess:
+    server = make_server(*fake_argv("fake_lsp.py", behaviour, *extra))
+    await server.start(timeout_s=START_S)
+    assert server.state is BackendState.RUNNING
+    return server
+
+
+def open_module(server: LspProcess, workspace: Path) -> str:
+    path = str(workspace / "m.py")
+    server.open(path, (workspace / "m.py").read_text())
+    return path
+
+
+async def test_healthy_fake_answers_a_pull(make_server: MakeServer, workspace: Path) -> None:
+    """The control: the harness and the fakes work, so the failures below are the real thing."""
+    server = await started(make_server, "healthy")
+    pid = server.pid
+    assert pid is not None
+    assert not is_gone(pid)
+    diagnostics = await server.diagnostics(open_module(server, workspace), 10.0)
+    assert diagnostics == [
+        RawDiagnostic(1, 4, 1, 9, "error", "reportFake", "fake\n\u00a0\u00a0problem", "fake")
+    ]
+    await server.stop()
+    assert server.state is BackendState.EXITED
+    assert is_gone(pid)
+
+
+async def test_no_answer_to_initialize_fails_the_start_and_kills_the_child(
+    make_server: MakeServer,
+) -> None:
+    server = make_server(*fake_argv("fake_lsp.py", "no-initialize"))
+    began = time.monotonic()
+    with pytest.raises(BackendFailed) as exc_info:
+        await server.start(timeout_s=0.5)
+    assert time.monotonic() - began < 0.5 + SLACK_S
+    assert exc_info.value.code == "backend_failed"
+    assert server.state is BackendState.ERRORED
+    assert server.pid is not None
+    assert is_gone(server.pid)
+
+
+async def test_a_server_that_exits_at_once_fails_the_start_promptly(
+    make_server: MakeServer,
+) -> None:
+    server = make_server(sys.executable, "-c", "raise SystemExit(5)")
+    began = time.monotonic()
+    with pytest.raises(BackendFailed, match="exited"):
+        await server.start(timeout_s=START_S)
+    assert time.monotonic() - began < START_S
+    assert server.state is BackendState.ERRORED
+
+
+async def test_a_missing_executable_is_backend_failed(
+    make_server: MakeServer, workspace: Path
+) -> None:
+    server = make_server(str(workspace / "no-such-language-server"))
+    with pytest.raises(BackendFailed):
+        await server.start(timeout_s=0.5)
+    assert server.state is BackendState.ERRORED
+
+
+async def test_a_hanging_pull_times_out_and_never_returns_a_list(
+    make_server: MakeServer, workspace: Path
+) -> None:
+    server = await started(make_server, "hang-diagnostic")
+    path = open_module(server, workspace)
+    for _ in range(2):  # and again: a timed-out pull leaves no answer behind for the next one
+        with pytest.raises(CheckTimeout) as exc_info:
+            await server.diagnostics(path, 0.3)
+        assert exc_info.value.code == "timeout"
+    assert server.pid is not None
+    assert not is_gone(server.pid)  # slow is not dead: the caller decides what to do
+
+
+async def test_a_crash_during_a_pull_fails_it_before_the_deadline(
+    make_server: MakeServer, workspace: Path
+) -> None:
+    server = await started(make_server, "crash-diagnostic")
+    path = open_module(server, workspace)
+    timeout_s = 30.0
+    began = time.monotonic()
+    with pytest.raises(BackendFailed, match="exited"):
+        await server.diagnostics(path, timeout_s)
+    assert time.monotonic() - began < timeout_s
+    assert server.exited
+    assert server.state is BackendState.ERRORED
+    assert server.pid is not None
+    assert is_gone(server.pid)
+
+
+async def test_a_crash_fails_every_pending_pull_at_once(
+    make_server: MakeServer, workspace: Path
+) -> None:
+    server = await started(make_server, "crash-diagnostic")
+    path = open_module(server, workspace)
+    results = await asyncio.wait_for(
+        asyncio.gather(*(server.diagnostics(path, 30.0) for _ in range(4)), return_exceptions=True),
+        timeout=30.0 + SLACK_S,
+    )
+    assert [type(r) for r in results] == [BackendFailed] * 4
+
+
+async def test_calls_after_a_crash_fail_at_once(make_server: MakeServer, workspace: Path) -> None:
+    server = await started(make_server, "crash-diagnostic")
+    path = open_module(server, workspace)
+    with pytest.raises(BackendFailed):
+        await server.diagnostics(path, 30.0)
+    with pytest.raises(BackendFailed):
+        server.change(path, "x = 2\n")
+    with pytest.raises(BackendFailed):
+        await asyncio.wait_for(server.diagnostics(path, 30.0), timeout=SLACK_S)
+
+
+@pytest.mark.parametrize("kind", ["lines", "huge-line"])
+async def test_garbage_instead_of_initialize_fails_the_start(
+    make_server: MakeServer, kind: str
+) -> None:
+    server = make_server(*fake_argv("garbage_stdout.py", kind))
+    began = time.monotonic()
+    with pytest.raises(BackendFailed):
+        await server.start(timeout_s=0.5)
+    assert time.monotonic() - began < 0.5 + SLACK_S
+    assert server.state is BackendState.ERRORED
+    assert server.pid is not None
+    assert is_gone(server.pid)
+
+
+async def test_garbage_instead_of_a_pull_answer_is_never_green(
+    make_server: MakeServer, workspace: Path
+) -> None:
+    server = await started(make_server, "garbage-diagnostic")
+    path = open_module(server, workspace)
+    with pytest.raises((BackendFailed, CheckTimeout)):
+        await server.diagnostics(path, 0.5)
+
+
+async def test_a_flood_instead_of_a_pull_answer_is_never_green(
+    make_server: MakeServer, workspace: Path
+) -> None:
+    server = await started(make_server, "flood-diagnostic")
+    path = open_module(server, workspace)
+    with pytest.raises((BackendFailed, CheckTimeout)):
+        await server.diagnostics(path, 0.5)
+
+
+async def test_a_server_whose_output_cannot_be_read_is_not_reused(
+    make_server: MakeServer, workspace: Path
+) -> None:
+    """Once the reader gave up on the server's stdout, no answer can ever arrive again.
+
+    The session reuses a backend while ``state is RUNNING and not exited``: this one must not
+    look like that, or every later check on the workspace times out instead of restarting it.
+    """
+    server = await started(make_server, "flood-diagnostic")
+    path = open_module(server, workspace)
+    with pytest.raises((BackendFailed, CheckTimeout)):
+        await server.diagnostics(path, 0.5)
+    assert not (server.state is BackendState.RUNNING and not server.exited)
+
+
+async def test_stop_kills_a_server_that_ignores_shutdown_and_sigterm(
+    make_server: MakeServer, tmp_path: Path
+) -> None:
+    marker = tmp_path / "sigterm"
+    server = await started(make_server, "ignore-shutdown", "--marker", str(marker))
+    pid = server.pid
+    assert pid is not None
+    began = time.monotonic()
+    await server.stop(grace_s=0.3)
+    assert time.monotonic() - began < SLACK_S
+    assert marker.read_text() == "SIGTERM ignored\n"  # terminate came first, and was survived
+    assert is_gone(pid)  # ... so it took the kill
+    assert server.state is BackendState.EXITED
+
+
+async def test_stop_is_graceful_for_a_well_behaved_server(
+    make_server: MakeServer, tmp_path: Path
+) -> None:
+    """A server that honours shutdown/exit is not signalled at all."""
+    marker = tmp_path / "sigterm"
+    server = await started(make_server, "healthy", "--marker", str(marker))
+    pid = server.pid
+    assert pid is not None
+    await server.stop(grace_s=5.0)
+    assert is_gone(pid)
+    assert not marker.exists()
