@@ -18,14 +18,13 @@ from typing import TYPE_CHECKING
 from prewrite.errors import BadRequest, CheckTimeout, ErrorDetail
 from prewrite.protocol import CheckReply, Diagnostic
 
-from prewrite_daemon.backends.base import FileEvent
+from prewrite_daemon.backends.base import Backend, FileEvent
 from prewrite_daemon.diagnostics import has_error, introduced, to_wire
 from prewrite_daemon.imports import ImportGraph, interface_changed
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from prewrite_daemon.backends.lsp_process import LspProcess
     from prewrite_daemon.patch import FileEdit, PreparedPatch
     from prewrite_daemon.shadow import ShadowTree
 
@@ -38,7 +37,7 @@ class CheckContext:
 
     shadow: ShadowTree
     graph: ImportGraph
-    backend: LspProcess
+    backend: Backend
     base_cache: dict[str, list[Diagnostic]] = field(default_factory=lambda: {})
 
 

@@ -13,20 +13,16 @@ import logging
 import shutil
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from prewrite.errors import BackendFailed, ErrorDetail, InvalidWorkspace, StaleBase
 from prewrite.protocol import CheckReply, CheckRequest, Diagnostic, WorkspaceStatus
 
-from prewrite_daemon.backends.base import BackendState
+from prewrite_daemon.backends.base import Backend, BackendState
 from prewrite_daemon.backends.pyright import make_pyright
 from prewrite_daemon.checker import CheckContext, run_check
 from prewrite_daemon.imports import ImportGraph
 from prewrite_daemon.patch import PreparedPatch, prepare_patch, resolve_root
 from prewrite_daemon.shadow import ShadowTree
-
-if TYPE_CHECKING:
-    from prewrite_daemon.backends.lsp_process import LspProcess
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +53,7 @@ class Workspace:
         self.lock = asyncio.Lock()
         self.shadow = ShadowTree(root, shadow_root)
         self.graph = ImportGraph()
-        self.backend: LspProcess | None = None
+        self.backend: Backend | None = None
         self.base_cache: dict[str, list[Diagnostic]] = {}
         self.generation = 0
         self.checks = 0
@@ -106,7 +102,7 @@ class Workspace:
         if self.backend is not None:
             await self.backend.stop()
 
-    def _sync(self, backend: LspProcess) -> None:
+    def _sync(self, backend: Backend) -> None:
         """Bring the shadow, the import graph and the checker up to date with the workspace."""
         scan = self.shadow.sync()
         if not scan.changed:
@@ -120,7 +116,7 @@ class Workspace:
         self.base_cache.clear()
         self.generation += 1
 
-    async def _ensure_backend(self) -> LspProcess:
+    async def _ensure_backend(self) -> Backend:
         backend = self.backend
         if backend is not None and backend.state is BackendState.RUNNING and not backend.exited:
             return backend

@@ -243,3 +243,23 @@ def test_stopping_a_daemon_with_a_warm_checker_stops_the_checker(repo: Path) -> 
             assert time.monotonic() - began < 30.0
         finally:
             stop_for_sure(c, pids)
+
+
+def test_an_idle_daemon_exits_after_its_idle_timeout(repo: Path) -> None:
+    """``--idle-timeout``: after a check, the daemon and its checker go away by themselves."""
+    with tempfile.TemporaryDirectory(prefix="pw-", dir="/tmp") as d:
+        c = make_cli(Path(d) / "run")
+        pids: set[int] = set()
+        try:
+            assert c("daemon", "start", "--idle-timeout", "2").code == 0
+            assert check(c, repo, "--patch", str(write_patch(repo, GREEN))).code == 0
+            reply = msgspec.json.decode(c("daemon", "status", "--json").out, type=StatusReply)
+            pids.add(reply.pid)
+            server_pid = reply.workspaces[0].server_pid
+            assert server_pid is not None
+            assert wait_gone(reply.pid, 60.0)
+            assert wait_gone(server_pid, 10.0)
+            assert read_status(c.paths) is None
+            assert c("daemon", "status").code == 2
+        finally:
+            stop_for_sure(c, pids)
