@@ -165,8 +165,10 @@ def _daemon(args: argparse.Namespace) -> int:
         pid = f" pid {ws.server_pid}" if ws.server_pid else ""
         print(
             f"  {ws.root}: backend {ws.backend_state}{pid}, generation {ws.generation}, "
-            f"{ws.checks} check(s), python {ws.python}"
+            f"{ws.checks} check(s), environment {ws.environment or '-'}, python {ws.python}"
         )
+        if ws.last_restart:
+            print(f"    {ws.restarts} restart(s), last {ws.last_restart}: {ws.last_restart_reason}")
     if not reply.workspaces:
         print("  no workspaces yet")
     return EXIT_OK

@@ -84,6 +84,12 @@ class StaleBase(PrewriteError):
     code = "stale_base"
 
 
+class StaleEnvironment(PrewriteError):
+    """The environment (config, packages, files) kept moving while the verdict was computed."""
+
+    code = "stale_environment"
+
+
 class BackendFailed(PrewriteError):
     """The type checker could not be started, crashed, or answered nonsense."""
 
@@ -119,6 +125,7 @@ ERROR_CLASSES: dict[str, type[PrewriteError]] = {
         PathOutsideWorkspace,
         ForbiddenPath,
         StaleBase,
+        StaleEnvironment,
         BackendFailed,
         CheckTimeout,
         DaemonUnavailable,

@@ -98,13 +98,18 @@ class CheckReply(Message, frozen=True, tag="check_reply"):
     """The verdict: ``ok`` is false when the patch introduced at least one error.
 
     ``diagnostics`` lists only what the patch introduced (errors and warnings);
-    ``checked_files`` are the files whose diagnostics were compared.
+    ``checked_files`` are the files whose diagnostics were compared. The freshness proof:
+    ``generation`` counts the checker's views of the workspace and ``environment`` is the
+    fingerprint of configuration, installed packages, interpreter and checker version; both were
+    the same when the check was admitted and when its verdict was sent.
     """
 
     ok: bool
     diagnostics: list[Diagnostic]
     checked_files: list[str]
     timings_ms: dict[str, float]
+    generation: int = 0
+    environment: str = ""
 
 
 class WorkspaceStatus(msgspec.Struct, frozen=True):
@@ -114,6 +119,10 @@ class WorkspaceStatus(msgspec.Struct, frozen=True):
     generation: int
     checks: int
     server_pid: int | None = None
+    environment: str = ""
+    restarts: int = 0
+    last_restart: str | None = None
+    last_restart_reason: str | None = None
 
 
 class StatusReply(Message, frozen=True, tag="status_reply"):

@@ -28,8 +28,6 @@ if TYPE_CHECKING:
     from prewrite_daemon.patch import FileEdit, PreparedPatch
     from prewrite_daemon.shadow import ShadowTree
 
-CONFIG_FILES = frozenset({"pyproject.toml", "pyrightconfig.json"})
-
 
 @dataclass
 class CheckContext:
@@ -49,12 +47,6 @@ class CheckPlan:
 
 def plan_check(patch: PreparedPatch, graph: ImportGraph) -> CheckPlan:
     """Choose the files to compare: the patched ones plus importers that may see a change."""
-    config = [e.path for e in patch.edits if e.path.rsplit("/", 1)[-1] in CONFIG_FILES]
-    if config:
-        raise BadRequest(
-            "checker configuration changes inside a patch are not supported yet",
-            [ErrorDetail("config file in patch", p) for p in config],
-        )
     py = tuple(e for e in patch.edits if e.is_python)
     reaching = [e.path for e in py if interface_changed(e.old_text, e.new_text)]
     deleted = {e.path for e in py if e.new_text is None}
@@ -63,7 +55,7 @@ def plan_check(patch: PreparedPatch, graph: ImportGraph) -> CheckPlan:
     return CheckPlan(py, tuple(sorted(checked)))
 
 
-class _Deadline:
+class Deadline:
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
         self._end = time.monotonic() + seconds
@@ -76,7 +68,7 @@ class _Deadline:
 
 
 async def _pull(
-    ctx: CheckContext, rels: Iterable[str], deadline: _Deadline
+    ctx: CheckContext, rels: Iterable[str], deadline: Deadline
 ) -> dict[str, list[Diagnostic]]:
     rels = list(rels)
     try:
@@ -94,7 +86,7 @@ async def _pull(
     result: dict[str, list[Diagnostic]] = {}
     for rel, task in tasks.items():
         wire = [to_wire(raw, rel) for raw in task.result()]
-        result[rel] = [_relocate(d, shadow_prefix, real_prefix) for d in wire if d is not None]
+        result[rel] = [relocate(d, shadow_prefix, real_prefix) for d in wire if d is not None]
     return result
 
 
@@ -104,7 +96,7 @@ def _first_leaf(group: BaseExceptionGroup[Exception]) -> Exception:
     return _first_leaf(first) if isinstance(first, BaseExceptionGroup) else first
 
 
-def _relocate(d: Diagnostic, shadow_prefix: str, real_prefix: str) -> Diagnostic:
+def relocate(d: Diagnostic, shadow_prefix: str, real_prefix: str) -> Diagnostic:
     """Messages that quote paths (import cycles, for one) name the workspace, not the shadow."""
     if shadow_prefix not in d.message:
         return d
@@ -122,7 +114,7 @@ def _relocate(d: Diagnostic, shadow_prefix: str, real_prefix: str) -> Diagnostic
 
 
 async def run_check(ctx: CheckContext, patch: PreparedPatch, timeout_s: float) -> CheckReply:
-    deadline = _Deadline(timeout_s)
+    deadline = Deadline(timeout_s)
     t0 = time.perf_counter()
     plan = plan_check(patch, ctx.graph)
     shadow, backend = ctx.shadow, ctx.backend

@@ -79,6 +79,12 @@ class ShadowTree:
             changed.append(rel)
         return ScanResult(events, changed)
 
+    def pending(self) -> list[str]:
+        """What a ``sync`` would bring in now, without bringing it (the answer-time check)."""
+        current = dict(self._scan())
+        moved = [rel for rel, stamp in current.items() if self.files.get(rel) != stamp]
+        return moved + [rel for rel in self.files if rel not in current]
+
     def read_text(self, rel: str) -> str | None:
         """The text of ``rel`` as the shadow has it (== the workspace at the last sync)."""
         try:

@@ -248,8 +248,11 @@ class LspProcess:
             )
         except (ValueError, OSError, asyncio.LimitOverrunError) as exc:
             log.error("cannot read the language server's output: %s", exc)
+            if not self._stop_reading.is_set():
+                self._lose("its output can no longer be read")
+            return
         if not self._stop_reading.is_set():
-            self._lose("its output can no longer be read")
+            self._lose("it exited or closed its output")
 
     def _lose(self, reason: str) -> None:
         """The child is unusable: fail every pending call now and kill it."""

@@ -8,6 +8,7 @@ tree in the background (the daemon opens exactly the files it pulls).
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from pathlib import Path
@@ -29,6 +30,15 @@ def pyright_dist() -> Path:
     import pyright  # the PyPI wrapper ships the node package under dist/
 
     return Path(pyright.__file__).parent / "dist"
+
+
+def checker_version() -> str:
+    """pyright's version, part of every verdict's environment fingerprint."""
+    try:
+        data = json.loads((pyright_dist() / "package.json").read_text())
+    except (OSError, ValueError):
+        return "pyright unknown"
+    return f"pyright {data.get('version', 'unknown')}"
 
 
 def node_executable() -> str:

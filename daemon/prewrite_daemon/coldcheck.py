@@ -1,0 +1,145 @@
+"""The cold path: patches that change the checker's configuration are judged by fresh runs.
+
+A patch that edits ``pyproject.toml`` or ``pyrightconfig.json`` must be judged with the settings
+it creates, which the warm server cannot take as an overlay. The candidate is written to a
+temporary copy of the shadow (never the user's repository) and checked by the ``pyright`` CLI of
+the same version; the base comes from the same CLI on the shadow itself and is cached until the
+tree or the environment moves. Slower, and correct.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import signal
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from prewrite.errors import BackendFailed, CheckTimeout
+from prewrite.protocol import CheckReply, Diagnostic
+
+from prewrite_daemon.backends.base import RawDiagnostic
+from prewrite_daemon.backends.pyright import cli_argv
+from prewrite_daemon.checker import Deadline, relocate
+from prewrite_daemon.diagnostics import has_error, introduced, to_wire
+from prewrite_daemon.shadow import is_mirrored
+
+if TYPE_CHECKING:
+    from prewrite_daemon.patch import PreparedPatch
+    from prewrite_daemon.shadow import ShadowTree
+
+CONFIG_FILES = frozenset({"pyproject.toml", "pyrightconfig.json"})
+
+Results = dict[str, list[Diagnostic]]
+
+
+def changes_config(patch: PreparedPatch) -> bool:
+    """Whether the patch edits the checker's configuration (at the workspace root)."""
+    return any(e.path in CONFIG_FILES for e in patch.edits)
+
+
+async def run_cli(tree: Path, python: str, timeout_s: float, real_root: Path) -> Results:
+    """``pyright --outputjson`` on ``tree``: diagnostics per root-relative path.
+
+    Paths quoted in messages are rewritten from ``tree`` to ``real_root``.
+    """
+    proc = await asyncio.create_subprocess_exec(
+        *cli_argv(), "--outputjson", "--pythonpath", python,
+        cwd=tree, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        start_new_session=True,
+    )  # fmt: skip
+    try:
+        out, err = await asyncio.wait_for(proc.communicate(), timeout_s)
+    except TimeoutError as exc:
+        raise CheckTimeout(f"the cold pyright run took longer than {timeout_s:.1f}s") from exc
+    finally:
+        if proc.returncode is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            await proc.wait()
+    try:
+        report: dict[str, Any] = json.loads(out)
+    except ValueError as exc:
+        tail = (err or out).decode(errors="replace")[-500:]
+        raise BackendFailed(f"pyright exited {proc.returncode} without a report: {tail}") from exc
+    results: Results = {}
+    for item in report.get("generalDiagnostics", []):
+        d = _from_cli(item, tree)
+        if d is not None:
+            results.setdefault(d.path, []).append(relocate(d, str(tree), str(real_root)))
+    return results
+
+
+def _from_cli(item: dict[str, Any], tree: Path) -> Diagnostic | None:
+    try:
+        rel = Path(item["file"]).relative_to(tree).as_posix()
+    except (KeyError, ValueError):
+        return None  # outside the tree (a library): not the workspace's
+    start, end = item["range"]["start"], item["range"]["end"]
+    raw = RawDiagnostic(
+        line=start["line"],
+        column=start["character"],
+        end_line=end["line"],
+        end_column=end["character"],
+        severity=item.get("severity", "error"),
+        rule=item.get("rule", ""),
+        message=item.get("message", ""),
+        source="Pyright",
+    )
+    return to_wire(raw, rel)
+
+
+def write_candidate(shadow_root: Path, patch: PreparedPatch, scratch: Path) -> Path:
+    """A copy of the shadow with every mirrored file of the patch applied."""
+    tree = Path(tempfile.mkdtemp(prefix="candidate-", dir=scratch))
+    shutil.copytree(shadow_root, tree, symlinks=True, dirs_exist_ok=True)
+    for e in patch.edits:
+        if not is_mirrored(e.path.rsplit("/", 1)[-1]):
+            continue
+        target = tree / e.path
+        if e.new_text is None:
+            target.unlink(missing_ok=True)
+        else:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(e.new_text.encode("utf-8"))
+    return tree
+
+
+async def cold_base(shadow: ShadowTree, python: str, timeout_s: float) -> Results:
+    """Diagnostics of the whole tree as it is (the shadow holds no overlay on disk here)."""
+    return await run_cli(shadow.shadow_root, python, timeout_s, shadow.root)
+
+
+async def run_cold_check(
+    shadow: ShadowTree, patch: PreparedPatch, python: str, base: Results, deadline: Deadline
+) -> CheckReply:
+    """Judge ``patch`` by a cold run on a patched copy of the shadow, against ``base``."""
+    scratch = shadow.shadow_root.parent / "scratch"
+    scratch.mkdir(parents=True, exist_ok=True)
+    tree = write_candidate(shadow.shadow_root, patch, scratch)
+    try:
+        candidate = await run_cli(tree, python, deadline.left(), shadow.root)
+    finally:
+        shutil.rmtree(tree, ignore_errors=True)
+    edits = {e.path: e for e in patch.edits}
+    deleted = {e.path for e in patch.edits if e.new_text is None}
+    files = {rel for rel in shadow.files if rel.endswith((".py", ".pyi"))} - deleted
+    files |= {e.path for e in patch.edits if e.is_python and e.new_text is not None}
+    new: list[Diagnostic] = []
+    for rel in sorted(set(base) | set(candidate)):
+        edit = edits.get(rel)
+        new += introduced(
+            base.get(rel, []),
+            candidate.get(rel, []),
+            edit.old_text if edit else None,
+            edit.new_text if edit else None,
+        )
+    new.sort(key=lambda d: (d.path, d.line, d.column, d.rule, d.message))
+    return CheckReply(
+        ok=not has_error(new),
+        diagnostics=new,
+        checked_files=sorted(files),
+        timings_ms={"cold_ms": round((deadline.seconds - deadline.left()) * 1000, 1)},
+    )

@@ -1,0 +1,132 @@
+"""The environment fingerprint: everything outside the source files that can change a verdict.
+
+Configuration (``pyproject.toml``, ``pyrightconfig.json``, ``setup.cfg``), requirement and lock
+files, the interpreter, its installed distributions (``*.dist-info``, ``*.egg-info``, ``.pth``
+files, so editable installs too) and the checker's version. Computing it is a handful of stats
+and one directory listing per site-packages dir, so it is taken when a check is admitted and again
+before its verdict is sent: a verdict is only given if nothing moved in between.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from prewrite.errors import InvalidWorkspace
+
+# Root-level files that shape the dependency graph (TypeScript's for the backend to come).
+GRAPH_FILES = (
+    "pyproject.toml",
+    "pyrightconfig.json",
+    "setup.cfg",
+    "setup.py",
+    "uv.lock",
+    "poetry.lock",
+    "Pipfile.lock",
+    "pdm.lock",
+    "tsconfig.json",
+    "package.json",
+    "package-lock.json",
+)
+_REQUIREMENTS_PREFIX = "requirements"
+_PACKAGE_MARKERS = (".dist-info", ".egg-info", ".egg-link", ".pth")
+
+_QUERY = (
+    "import json, site, sys; "
+    "paths = list(site.getsitepackages()) + [site.getusersitepackages()] + sys.path; "
+    "print(json.dumps({'paths': paths, 'version': sys.version}))"
+)
+
+
+@dataclass(frozen=True)
+class Fingerprint:
+    """A digest per part, so a change can be named (``config``, ``packages``, ...)."""
+
+    parts: tuple[tuple[str, str], ...]
+
+    @property
+    def digest(self) -> str:
+        return hashlib.sha256(repr(self.parts).encode()).hexdigest()[:16]
+
+    def moved(self, other: Fingerprint) -> list[str]:
+        """The names of the parts that differ between two fingerprints."""
+        mine, theirs = dict(self.parts), dict(other.parts)
+        return sorted(k for k in mine.keys() | theirs.keys() if mine.get(k) != theirs.get(k))
+
+
+def is_graph_file(rel: str) -> bool:
+    """Whether a root-relative path is one of the files the fingerprint covers."""
+    if "/" in rel:
+        return False
+    return rel in GRAPH_FILES or (rel.startswith(_REQUIREMENTS_PREFIX) and rel.endswith(".txt"))
+
+
+def site_dirs(python: str) -> list[Path]:
+    """The interpreter's package directories (asked once: the answer is fixed per interpreter)."""
+    try:
+        out = subprocess.run(
+            [python, "-I", "-c", _QUERY], capture_output=True, text=True, timeout=30, check=True
+        ).stdout
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise InvalidWorkspace(f"cannot run the interpreter {python}: {exc}") from exc
+    paths: list[str] = json.loads(out)["paths"]
+    found: list[Path] = []
+    for p in paths:
+        path = Path(p)
+        if path.name in ("site-packages", "dist-packages") and path.is_dir() and path not in found:
+            found.append(path)
+    return found
+
+
+def _digest_files(paths: list[Path]) -> str:
+    h = hashlib.sha256()
+    for path in paths:
+        try:
+            h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+        except OSError:
+            h.update(path.name.encode() + b"\0missing\0")
+    return h.hexdigest()[:16]
+
+
+def _digest_packages(dirs: list[Path]) -> str:
+    """Installed distributions: names, versions (in the names) and metadata stamps, .pth text."""
+    h = hashlib.sha256()
+    for directory in dirs:
+        try:
+            entries = sorted(os.scandir(directory), key=lambda e: e.name)
+        except OSError:
+            h.update(f"{directory}: unreadable".encode())
+            continue
+        for entry in entries:
+            if not entry.name.endswith(_PACKAGE_MARKERS):
+                continue
+            try:
+                st = entry.stat()
+            except OSError:
+                continue
+            h.update(f"{entry.name}:{st.st_mtime_ns}:{st.st_size}\n".encode())
+            if entry.name.endswith((".pth", ".egg-link")):
+                h.update(Path(entry.path).read_bytes())
+    return h.hexdigest()[:16]
+
+
+def fingerprint(root: Path, python: str, dirs: list[Path], checker_version: str) -> Fingerprint:
+    """Take the fingerprint of ``root`` checked with ``python``'s packages."""
+    graph = sorted(p for p in root.iterdir() if p.is_file() and is_graph_file(p.name))
+    try:
+        st = Path(python).resolve().stat()
+        interpreter = f"{Path(python).resolve()}:{st.st_mtime_ns}:{st.st_size}"
+    except OSError:
+        interpreter = f"{python}: missing"
+    return Fingerprint(
+        (
+            ("config", _digest_files(graph)),
+            ("interpreter", interpreter),
+            ("packages", _digest_packages(dirs)),
+            ("checker", checker_version),
+        )
+    )

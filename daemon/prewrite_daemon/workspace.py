@@ -1,0 +1,202 @@
+"""One workspace: its shadow, import graph, warm checker and environment fingerprint.
+
+This is the one owner of a workspace's mutable state; everything changes under ``lock``.
+Freshness: a check is admitted against a fingerprint and a shadow generation, and its verdict is
+only sent if both are unchanged when it is done (the shadow is re-scanned, the fingerprint
+re-taken); otherwise it is recomputed, and after ``MAX_ATTEMPTS`` it is ``stale_environment``.
+A changed environment (config, installed packages, interpreter) restarts the checker: restart
+is the policy because pyright applies such changes asynchronously, so no pull could prove it
+saw them.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import TYPE_CHECKING
+
+from prewrite.errors import BackendFailed, ErrorDetail, StaleBase, StaleEnvironment
+from prewrite.protocol import CheckReply, CheckRequest, Diagnostic, WorkspaceStatus
+
+from prewrite_daemon.backends.base import Backend, BackendState
+from prewrite_daemon.backends.pyright import checker_version, make_pyright
+from prewrite_daemon.checker import CheckContext, Deadline, run_check
+from prewrite_daemon.coldcheck import changes_config, cold_base, run_cold_check
+from prewrite_daemon.environment import Fingerprint, fingerprint, site_dirs
+from prewrite_daemon.imports import ImportGraph
+from prewrite_daemon.patch import PreparedPatch, prepare_patch
+from prewrite_daemon.shadow import ShadowTree
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+MAX_CRASH_RESTARTS = 3
+CRASH_WINDOW_S = 300.0
+MAX_ATTEMPTS = 3
+
+
+class Workspace:
+    def __init__(self, root: Path, python: str, shadow_root: Path) -> None:
+        self.root = root
+        self.python = python
+        self.shadow = ShadowTree(root, shadow_root)
+        self.graph = ImportGraph()
+        self.backend: Backend | None = None
+        self.backend_env: Fingerprint | None = None
+        self.base_cache: dict[str, list[Diagnostic]] = {}
+        self.cold_base: dict[str, list[Diagnostic]] | None = None
+        self.generation = 0
+        self.checks = 0
+        self.restarts = 0
+        self.last_restart: str | None = None
+        self.last_restart_reason: str | None = None
+        self.resync_needed = False  # set when watching failed: rebuild everything next time
+        self.before_answer: Callable[[], None] | None = None  # test hook
+        self._crashes: list[float] = []
+        self.site_dirs = site_dirs(python)
+        self._checker_version = checker_version()
+
+    def environment(self) -> Fingerprint:
+        return fingerprint(self.root, self.python, self.site_dirs, self._checker_version)
+
+    def status(self) -> WorkspaceStatus:
+        backend = self.backend
+        state = backend.state.value if backend else "not started"
+        pid = backend.pid if backend and backend.state is BackendState.RUNNING else None
+        return WorkspaceStatus(
+            root=str(self.root),
+            python=self.python,
+            backend_state=state,
+            generation=self.generation,
+            checks=self.checks,
+            server_pid=pid,
+            environment=self.backend_env.digest if self.backend_env else "",
+            restarts=self.restarts,
+            last_restart=self.last_restart,
+            last_restart_reason=self.last_restart_reason,
+        )
+
+    async def check(self, request: CheckRequest) -> CheckReply:
+        """Must be called under the workspace lock (the registry holds it)."""
+        t0 = time.perf_counter()
+        patch = prepare_patch(self.root, request.changes)  # cheap: fail fast before any start
+        moved: list[str] = []
+        for _attempt in range(MAX_ATTEMPTS):
+            env = self.environment()
+            backend = await self.ensure_backend(env)
+            self.sync(backend)
+            self._verify_same_base(patch)
+            generation = self.generation
+            if changes_config(patch):
+                reply = await self._cold(patch, request.timeout_s)
+            else:
+                ctx = CheckContext(self.shadow, self.graph, backend, self.base_cache)
+                reply = await run_check(ctx, patch, request.timeout_s)
+            if self.before_answer is not None:
+                self.before_answer()
+            moved = self._moved_since(env)
+            if not moved:
+                self.checks += 1
+                timings = dict(
+                    reply.timings_ms, total_ms=round((time.perf_counter() - t0) * 1000, 1)
+                )
+                return CheckReply(
+                    reply.ok, reply.diagnostics, reply.checked_files, timings,
+                    generation=generation, environment=env.digest,
+                )  # fmt: skip
+            log.info("%s moved while checking (%s); recomputing", self.root, ", ".join(moved))
+        raise StaleEnvironment(
+            f"the workspace kept changing during {MAX_ATTEMPTS} attempts; retry",
+            [ErrorDetail(f"{m} moved during the check") for m in moved],
+        )
+
+    def _moved_since(self, env: Fingerprint) -> list[str]:
+        moved = env.moved(self.environment())
+        if self.shadow.pending():
+            moved.append("files")
+        return moved
+
+    async def _cold(self, patch: PreparedPatch, timeout_s: float) -> CheckReply:
+        deadline = Deadline(timeout_s)
+        if self.cold_base is None:
+            self.cold_base = await cold_base(self.shadow, self.python, deadline.left())
+        return await run_cold_check(self.shadow, patch, self.python, self.cold_base, deadline)
+
+    def _verify_same_base(self, patch: PreparedPatch) -> None:
+        """The shadow must hold exactly the bytes the patch was validated against."""
+        moved = [
+            ErrorDetail("changed on disk while the check started", e.path)
+            for e in patch.edits
+            if e.is_python and self.shadow.read_text(e.path) != e.old_text
+        ]
+        if moved:
+            raise StaleBase("the workspace changed while the check started; retry", moved)
+
+    def sync(self, backend: Backend) -> list[str]:
+        """Bring the shadow, the import graph and the checker up to date with the workspace."""
+        scan = self.shadow.sync()
+        if not scan.changed:
+            return []
+        for rel in scan.changed:
+            if rel.endswith((".py", ".pyi")):
+                text = self.shadow.read_text(rel) if rel in self.shadow.files else None
+                self.graph.update(rel, text)
+        backend.files_changed(scan.events)
+        self._invalidate()
+        return scan.changed
+
+    def _invalidate(self) -> None:
+        self.base_cache.clear()
+        self.cold_base = None
+        self.generation += 1
+
+    async def ensure_backend(self, env: Fingerprint) -> Backend:
+        """The running checker for ``env``: started, or restarted if it died or env moved."""
+        backend = self.backend
+        healthy = backend is not None and backend.state is BackendState.RUNNING
+        healthy = healthy and backend is not None and not backend.exited
+        if healthy and self.backend_env == env and not self.resync_needed:
+            assert backend is not None
+            return backend
+        if backend is not None:
+            if healthy and self.backend_env is not None and self.backend_env != env:
+                reason = "environment changed: " + ", ".join(self.backend_env.moved(env))
+            elif self.resync_needed:
+                reason = "file watching failed: full resync"
+            else:
+                reason = f"checker {backend.state.value}"
+                self._count_crash()
+            await backend.stop()
+            self.restarts += 1
+            self.last_restart = time.strftime("%Y-%m-%d %H:%M:%S")
+            self.last_restart_reason = reason
+            log.info("restarting the checker of %s: %s", self.root, reason)
+        self.resync_needed = False
+        # A fresh checker gets a fresh shadow: nothing of an earlier overlay can survive.
+        self.shadow.create()
+        self.graph = ImportGraph()
+        for rel in self.shadow.files:
+            if rel.endswith((".py", ".pyi")):
+                self.graph.update(rel, self.shadow.read_text(rel))
+        self._invalidate()
+        backend = make_pyright(self.shadow.shadow_root, self.python)
+        self.backend, self.backend_env = backend, env
+        await backend.start()
+        return backend
+
+    def _count_crash(self) -> None:
+        now = time.monotonic()
+        self._crashes = [t for t in self._crashes if now - t < CRASH_WINDOW_S]
+        if len(self._crashes) >= MAX_CRASH_RESTARTS:
+            raise BackendFailed(
+                f"the checker failed {MAX_CRASH_RESTARTS} times in {CRASH_WINDOW_S:.0f}s; "
+                "see the daemon log"
+            )
+        self._crashes.append(now)
+
+    async def stop(self) -> None:
+        if self.backend is not None:
+            await self.backend.stop()
