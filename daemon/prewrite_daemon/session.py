@@ -101,6 +101,10 @@ class Registry:
             await entry.watcher.stop()
         await entry.workspace.stop()
 
+    def watcher(self, root: Path, python: str) -> WorkspaceWatcher | None:
+        entry = self._entries.get((root, python))
+        return entry.watcher if entry else None
+
     def statuses(self) -> list[WorkspaceStatus]:
         return [e.workspace.status() for e in self._entries.values()]
 

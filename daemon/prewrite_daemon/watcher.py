@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DEBOUNCE_MS = 200
+READY_TICK_MS = 1000
 
 
 class WorkspaceWatcher:
@@ -35,6 +36,10 @@ class WorkspaceWatcher:
         self.workspace = workspace
         self.lock = lock
         self.batches = 0
+        self.applied = asyncio.Event()  # set after each batch is applied (tests wait on it)
+        self.ready = asyncio.Event()  # set once every watch is in place
+        self._ready_loops: set[int] = set()
+        self._loops = 2 if workspace.site_dirs else 1
         self._stop = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
@@ -50,24 +55,34 @@ class WorkspaceWatcher:
         ws = self.workspace
         try:
             async with asyncio.TaskGroup() as tg:
-                tg.create_task(self._watch([ws.root], recursive=True))
+                tg.create_task(self._watch([ws.root], recursive=True, filtered=True))
                 if ws.site_dirs:
-                    tg.create_task(self._watch(ws.site_dirs, recursive=False))
+                    # Unfiltered: the default filter drops everything under a ".venv" path.
+                    tg.create_task(self._watch(ws.site_dirs, recursive=False, filtered=False))
         except* Exception as group:
             log.error("watching %s failed (%s); next check resyncs", ws.root, group.exceptions)
             ws.resync_needed = True
 
-    async def _watch(self, paths: list[Path], recursive: bool) -> None:
+    async def _watch(self, paths: list[Path], recursive: bool, filtered: bool) -> None:
         changes = watchfiles.awatch(  # pyright: ignore[reportUnknownMemberType]  (trio's Event)
             *paths,
+            watch_filter=watchfiles.DefaultFilter() if filtered else None,
             debounce=DEBOUNCE_MS,
             stop_event=self._stop,
             recursive=recursive,
             ignore_permission_denied=True,
+            rust_timeout=READY_TICK_MS,
+            yield_on_timeout=True,  # an empty batch proves the watch is set up
         )
-        async for _batch in changes:
+        async for batch in changes:
+            self._ready_loops.add(id(paths))
+            if len(self._ready_loops) == self._loops:
+                self.ready.set()
+            if not batch:
+                continue
             async with self.lock:
                 await self._apply()
+            self.applied.set()
 
     async def _apply(self) -> None:
         ws = self.workspace
