@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +23,7 @@ _MIRRORED_SUFFIXES = (".py", ".pyi")
 _MIRRORED_NAMES = frozenset({"py.typed", "pyproject.toml", "pyrightconfig.json"})
 
 Stamp = tuple[int, int, int]  # mtime_ns, size, inode
+_RECENT_NS = 3_000_000_000  # files modified within this window are compared by content
 
 
 @dataclass(frozen=True)
@@ -64,7 +66,7 @@ class ShadowTree:
         changed: list[str] = []
         for rel, stamp in current.items():
             old = self.files.get(rel)
-            if old == stamp:
+            if not self._moved(rel, old, stamp):
                 continue
             if not self._copy_in(rel):
                 continue
@@ -82,8 +84,25 @@ class ShadowTree:
     def pending(self) -> list[str]:
         """What a ``sync`` would bring in now, without bringing it (the answer-time check)."""
         current = dict(self._scan())
-        moved = [rel for rel, stamp in current.items() if self.files.get(rel) != stamp]
+        moved = [
+            rel for rel, stamp in current.items() if self._moved(rel, self.files.get(rel), stamp)
+        ]
         return moved + [rel for rel in self.files if rel not in current]
+
+    def _moved(self, rel: str, old: Stamp | None, stamp: Stamp) -> bool:
+        """Whether ``rel`` differs from the shadow's copy.
+
+        Equal stamps are trusted only for files not written recently: a same-size rewrite within
+        the filesystem's timestamp granularity keeps the stamp, so recent files are compared.
+        """
+        if old != stamp:
+            return True
+        if time.time_ns() - stamp[0] > _RECENT_NS:
+            return False
+        try:
+            return (self.root / rel).read_bytes() != Path(self.shadow_path(rel)).read_bytes()
+        except OSError:
+            return True
 
     def read_text(self, rel: str) -> str | None:
         """The text of ``rel`` as the shadow has it (== the workspace at the last sync)."""
