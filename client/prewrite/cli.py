@@ -29,17 +29,25 @@ _PATCH_AND_EXITS = """\
 the patch (JSON, paths relative to --root):
   {"changes": [
     {"path": "pkg/a.py", "base_sha256": "<sha256 of the bytes on disk>", "content": "<new>"},
+    {"path": "pkg/b.py", "base_sha256": "<sha256>", "edits": [{"find": "<exact text>",
+                                                             "replace": "<new text>"}]},
     {"path": "pkg/new.py", "base_sha256": null, "content": "..."},
     {"path": "pkg/old.py", "base_sha256": "<sha256>", "delete": true}]}
-  A base_sha256 that does not match the disk fails the whole check (stale_base).
+  A base_sha256 that does not match the disk fails the whole check (stale_base). An edit's
+  "find" must anchor to exactly one place of the real file (find_mismatch / find_ambiguous).
+
+the ladder, cheapest first, stopping at the first failure: policy (forbidden_path,
+  unverifiable_extension) -> anchor -> parse -> format (ruff format, a mutation) -> lint
+  (ruff check, new findings only) -> typecheck (pyright overlay), configured by the
+  workspace's [tool.prewrite].
 
 output: only the diagnostics the patch introduces, as path:line:col: severity: message [rule],
   or one JSON object with --json. The daemon starts on first use.
 
 exit status of check:
   0  the patch introduces no error
-  1  it introduces at least one error
-  2  the check could not be done (bad patch, stale base, timeout, checker failure)
+  1  a rung found an error the patch introduces (parse, format, lint or type check)
+  2  the check could not be done (refused path, unanchored edit, stale base, timeout, ...)
 """
 
 
@@ -52,7 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = sub.add_parser(
         "check",
-        help="type-check a patch without writing it",
+        help="validate a patch (policy, parse, format, lint, type check) without writing it",
         description="Type-check a patch as one unit against --root without writing it.",
         epilog=_PATCH_AND_EXITS,
         formatter_class=raw,
@@ -63,6 +71,18 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--json", action="store_true", help="print one JSON object")
     check.add_argument("--timeout", type=float, default=120.0, help="seconds (default 120)")
     check.add_argument(
+        "--no-autostart", action="store_true", help="fail instead of starting the daemon"
+    )
+
+    stats = sub.add_parser(
+        "stats",
+        help="how often each ladder rung caught a failure, and what it costs",
+        description="Per rung: how many verdicts it ran in, how many failures it caught, its "
+        "median cost — from the daemon's local record of verdicts.",
+    )
+    stats.add_argument("--root", help="only verdicts for this workspace")
+    stats.add_argument("--json", action="store_true", help="print one JSON object")
+    stats.add_argument(
         "--no-autostart", action="store_true", help="fail instead of starting the daemon"
     )
 
@@ -81,6 +101,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "check":
             return _check(args)
+        if args.command == "stats":
+            return _stats(args)
         return _daemon(args)
     except PrewriteError as exc:
         print(f"prewrite: error [{exc.code}]: {exc}", file=sys.stderr)
@@ -117,13 +139,37 @@ def _print_human(reply: CheckReply, elapsed_ms: float) -> None:
     for d in reply.diagnostics:
         rule = f" [{d.rule}]" if d.rule else ""
         print(f"{d.path}:{d.line}:{d.column}: {d.severity}: {d.message}{rule}")
+    rungs = ", ".join(
+        f"{r.rung} {r.outcome}" + (f" {r.ms:.0f}ms" if r.outcome in ("pass", "fail") else "")
+        for r in reply.rungs
+    )
+    if rungs:
+        print(f"prewrite: rungs: {rungs}")
+    for line in reply.not_verified:
+        print(f"prewrite: not verified: {line}")
     errors = sum(1 for d in reply.diagnostics if d.severity == "error")
     others = len(reply.diagnostics) - errors
-    verdict = "ok" if reply.ok else "FAILED"
+    verdict = "ok" if reply.ok else f"FAILED at {reply.failed_rung or 'typecheck'}"
     print(
         f"prewrite: {verdict}: {errors} new error(s), {others} new warning(s) in "
-        f"{len(reply.checked_files)} checked file(s), {elapsed_ms:.0f} ms"
+        f"{len(reply.checked_files)} type-checked file(s), {elapsed_ms:.0f} ms"
     )
+
+
+def _stats(args: argparse.Namespace) -> int:
+    root = str(Path(args.root).resolve()) if args.root else None
+    with Client(autostart=not args.no_autostart) as client:
+        reply = client.stats(root)
+    if args.json:
+        print(msgspec.json.encode(msgspec.structs.asdict(reply)).decode())
+        return EXIT_OK
+    print(f"{reply.verdicts} verdict(s)" + (f" for {root}" if root else ""))
+    print(f"{'rung':<10} {'runs':>6} {'caught':>7} {'median':>10}")
+    for r in reply.rungs:
+        print(f"{r.rung:<10} {r.runs:>6} {r.caught:>7} {r.median_ms:>8.1f}ms")
+    for outcome, count in sorted(reply.outcomes.items()):
+        print(f"  {outcome}: {count}")
+    return EXIT_OK
 
 
 def _daemon(args: argparse.Namespace) -> int:

@@ -31,6 +31,8 @@ from prewrite.protocol import (
     HelloReply,
     Reply,
     Request,
+    StatsReply,
+    StatsRequest,
     StatusReply,
     StatusRequest,
     StopReply,
@@ -126,6 +128,11 @@ class Client:
             timeout_s=timeout_s,
         )
         return self._call(request, CheckReply)
+
+    def stats(self, root: str | os.PathLike[str] | None = None) -> StatsReply:
+        """Per-rung catch counts and median costs from the daemon's verdict record."""
+        request = StatsRequest(str(Path(root).resolve()) if root is not None else None)
+        return self._call(request, StatsReply)
 
     def status(self) -> StatusReply:
         return self._call(StatusRequest(), StatusReply)

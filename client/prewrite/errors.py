@@ -78,6 +78,24 @@ class ForbiddenPath(PrewriteError):
     code = "forbidden_path"
 
 
+class UnverifiableExtension(PrewriteError):
+    """A patch path has an extension the ladder cannot verify; refused (fail closed)."""
+
+    code = "unverifiable_extension"
+
+
+class FindMismatch(PrewriteError):
+    """An anchored edit's ``find`` matches nothing; ``details`` has the closest real lines."""
+
+    code = "find_mismatch"
+
+
+class FindAmbiguous(PrewriteError):
+    """An anchored edit's ``find`` matches several places; ``details`` has each site."""
+
+    code = "find_ambiguous"
+
+
 class StaleBase(PrewriteError):
     """A ``base_sha256`` does not match the file on disk; ``details`` lists every mismatch."""
 
@@ -124,6 +142,9 @@ ERROR_CLASSES: dict[str, type[PrewriteError]] = {
         InvalidWorkspace,
         PathOutsideWorkspace,
         ForbiddenPath,
+        UnverifiableExtension,
+        FindMismatch,
+        FindAmbiguous,
         StaleBase,
         StaleEnvironment,
         BackendFailed,

@@ -16,19 +16,28 @@ from prewrite.errors import ErrorDetail
 PROTOCOL_VERSION = 1
 
 Severity = Literal["error", "warning", "information"]
+Outcome = Literal["pass", "fail", "off", "skipped"]
+
+
+class Edit(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Replace the one place ``find`` anchors to in the file's real text with ``replace``."""
+
+    find: str
+    replace: str
 
 
 class FileChange(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
-    """One file of a patch: new full ``content``, or ``delete``.
+    """One file of a patch: new full ``content``, anchored ``edits``, or ``delete``.
 
     ``base_sha256`` is the hex SHA-256 of the file's bytes on disk as the author saw them, or
-    ``None`` for a file that must not exist yet.
+    ``None`` for a file that must not exist yet. ``edits`` apply in order to the file's text.
     """
 
     path: str
     base_sha256: str | None = None
     content: str | None = None
     delete: bool = False
+    edits: list[Edit] | None = None
 
 
 class Patch(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -78,11 +87,17 @@ class StatusRequest(Message, frozen=True, tag="status"):
     """Ask for the daemon's state and its workspaces."""
 
 
+class StatsRequest(Message, frozen=True, tag="stats"):
+    """Per-rung catch counts and costs from the verdict record (all workspaces if no root)."""
+
+    root: str | None = None
+
+
 class StopRequest(Message, frozen=True, tag="stop"):
     """Ask the daemon to stop; answered after the status file is removed."""
 
 
-Request = Hello | CheckRequest | StatusRequest | StopRequest
+Request = Hello | CheckRequest | StatusRequest | StatsRequest | StopRequest
 
 
 # --- replies -------------------------------------------------------------------------------
@@ -94,6 +109,24 @@ class HelloReply(Message, frozen=True, tag="hello_reply"):
     pid: int
 
 
+class RungReport(msgspec.Struct, frozen=True, omit_defaults=True):
+    """One rung of the ladder: ``outcome`` is pass, fail, off (disabled) or skipped."""
+
+    rung: str
+    outcome: Outcome
+    ms: float = 0.0
+    detail: str = ""
+
+
+class CandidateFile(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A file as the ladder would write it (formatted); ``content`` None means deleted."""
+
+    path: str
+    sha256: str | None
+    content: str | None = None
+    formatted: bool = False
+
+
 class CheckReply(Message, frozen=True, tag="check_reply"):
     """The verdict: ``ok`` is false when the patch introduced at least one error.
 
@@ -101,7 +134,9 @@ class CheckReply(Message, frozen=True, tag="check_reply"):
     ``checked_files`` are the files whose diagnostics were compared. The freshness proof:
     ``generation`` counts the checker's views of the workspace and ``environment`` is the
     fingerprint of configuration, installed packages, interpreter and checker version; both were
-    the same when the check was admitted and when its verdict was sent.
+    the same when the check was admitted and when its verdict was sent. ``failed_rung`` names the
+    ladder rung that failed (None: all passed); ``rungs`` reports each rung; ``files`` are the
+    candidate files as they would be written; ``verified`` / ``not_verified`` are the receipt.
     """
 
     ok: bool
@@ -110,6 +145,11 @@ class CheckReply(Message, frozen=True, tag="check_reply"):
     timings_ms: dict[str, float]
     generation: int = 0
     environment: str = ""
+    failed_rung: str | None = None
+    rungs: list[RungReport] = []
+    files: list[CandidateFile] = []
+    verified: list[str] = []
+    not_verified: list[str] = []
 
 
 class WorkspaceStatus(msgspec.Struct, frozen=True):
@@ -133,6 +173,19 @@ class StatusReply(Message, frozen=True, tag="status_reply"):
     workspaces: list[WorkspaceStatus]
 
 
+class RungStats(msgspec.Struct, frozen=True):
+    rung: str
+    runs: int
+    caught: int
+    median_ms: float
+
+
+class StatsReply(Message, frozen=True, tag="stats_reply"):
+    verdicts: int
+    rungs: list[RungStats]
+    outcomes: dict[str, int]  # "ok", "failed:<rung>", or an error code -> count
+
+
 class StopReply(Message, frozen=True, tag="stop_reply"):
     pass
 
@@ -143,4 +196,4 @@ class ErrorReply(Message, frozen=True, tag="error"):
     details: list[ErrorDetail] = []
 
 
-Reply = HelloReply | CheckReply | StatusReply | StopReply | ErrorReply
+Reply = HelloReply | CheckReply | StatusReply | StatsReply | StopReply | ErrorReply

@@ -25,6 +25,7 @@ from prewrite.protocol import (
     HelloReply,
     Reply,
     Request,
+    StatsRequest,
     StatusReply,
     StatusRequest,
     StopReply,
@@ -48,7 +49,7 @@ class Daemon:
     def __init__(self, paths: RuntimePaths, idle_timeout_s: float | None, max_warm: int) -> None:
         self.paths = paths
         self.idle_timeout_s = idle_timeout_s
-        self.registry = Registry(paths.state_dir, max_warm)
+        self.registry = Registry(paths.state_dir, max_warm, protected=(paths.runtime_dir,))
         self.started = time.monotonic()
         self.last_activity = time.monotonic()
         self.in_flight = 0
@@ -67,6 +68,8 @@ class Daemon:
                     return await self.registry.check(request)
                 case StatusRequest():
                     return self._status()
+                case StatsRequest():
+                    return self.registry.stats(request.root)
                 case StopRequest():
                     self.paths.status_file.unlink(missing_ok=True)
                     return StopReply()  # stopping starts once this reply is out (after_reply)

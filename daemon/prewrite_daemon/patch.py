@@ -24,6 +24,7 @@ from prewrite.errors import (
 
 if TYPE_CHECKING:
     from prewrite.protocol import FileChange
+from prewrite_daemon.ladder.anchor import apply_edits
 
 _FORBIDDEN_DIRS = frozenset({".git"})
 
@@ -105,10 +106,11 @@ def prepare_patch(root: Path, changes: list[FileChange]) -> PreparedPatch:
             raise BadRequest(f"{rel} appears twice in the patch", [ErrorDetail("duplicate", rel)])
         seen.add(rel)
         seen_real.add(real)
-        if change.delete == (change.content is not None):
+        forms = [change.content is not None, change.delete, change.edits is not None]
+        if sum(forms) != 1:
             raise BadRequest(
-                f"{rel}: give exactly one of 'content' or 'delete'",
-                [ErrorDetail("needs content or delete", rel)],
+                f"{rel}: give exactly one of 'content', 'edits' or 'delete'",
+                [ErrorDetail("needs exactly one of content, edits, delete", rel)],
             )
         disk = root / rel
         if disk.is_dir():
@@ -118,10 +120,10 @@ def prepare_patch(root: Path, changes: list[FileChange]) -> PreparedPatch:
             if exists:
                 stale.append(ErrorDetail("exists on disk but base_sha256 is null", rel))
                 continue
-            if change.delete:
+            if change.content is None:
                 raise BadRequest(
-                    f"{rel}: deleting needs the base_sha256 of the file",
-                    [ErrorDetail("delete without base", rel)],
+                    f"{rel}: deleting or editing needs the base_sha256 of the file",
+                    [ErrorDetail("delete or edits without base", rel)],
                 )
             edits.append(FileEdit(rel, None, change.content))
             continue
@@ -136,4 +138,14 @@ def prepare_patch(root: Path, changes: list[FileChange]) -> PreparedPatch:
         edits.append(FileEdit(rel, _read_text(disk, rel), change.content))
     if stale:
         raise StaleBase(f"{len(stale)} file(s) changed since the patch was made", stale)
-    return PreparedPatch(root, tuple(edits))
+    return PreparedPatch(root, tuple(_anchored(e, c) for e, c in zip(edits, changes, strict=True)))
+
+
+def _anchored(edit: FileEdit, change: FileChange) -> FileEdit:
+    """Apply a change's anchored find/replace edits to the base text (every other form as is)."""
+    if change.edits is None or edit.old_text is None:
+        return edit
+    pairs = [(e.find, e.replace) for e in change.edits]
+    if not pairs:
+        raise BadRequest(f"{edit.path}: 'edits' is empty", [ErrorDetail("no edits", edit.path)])
+    return FileEdit(edit.path, edit.old_text, apply_edits(edit.path, edit.old_text, pairs))

@@ -11,17 +11,23 @@ import asyncio
 import hashlib
 import logging
 import shutil
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from prewrite.errors import InvalidWorkspace
+import msgspec
+from prewrite.errors import InvalidWorkspace, PrewriteError
 
-from prewrite_daemon.patch import resolve_root
+from prewrite_daemon.ladder.config import load_config
+from prewrite_daemon.ladder.record import VerdictRecord
+from prewrite_daemon.ladder.ruff import Ruff
+from prewrite_daemon.ladder.runner import Ladder, record_verdict
+from prewrite_daemon.patch import PreparedPatch, resolve_root
 from prewrite_daemon.watcher import WorkspaceWatcher
 from prewrite_daemon.workspace import Workspace
 
 if TYPE_CHECKING:
-    from prewrite.protocol import CheckReply, CheckRequest, WorkspaceStatus
+    from prewrite.protocol import CheckReply, CheckRequest, StatsReply, WorkspaceStatus
 
 log = logging.getLogger(__name__)
 
@@ -47,13 +53,26 @@ class _Entry:
         self.workspace = workspace
         self.lock = asyncio.Lock()
         self.watcher: WorkspaceWatcher | None = None
+        self.ruff = Ruff(workspace.root, workspace.python)
+
+    async def typecheck(self, patch: PreparedPatch, timeout_s: float) -> CheckReply:
+        async with self.lock:
+            return await self.workspace.check(patch, timeout_s)
 
 
 class Registry:
-    def __init__(self, state_dir: Path, max_warm: int = 4, watch: bool = True) -> None:
+    def __init__(
+        self,
+        state_dir: Path,
+        max_warm: int = 4,
+        watch: bool = True,
+        protected: tuple[Path, ...] = (),
+    ) -> None:
         self.state_dir = state_dir
         self.max_warm = max_warm
         self.watch = watch
+        self.protected = (state_dir.resolve(), *(p.resolve() for p in protected))
+        self.record = VerdictRecord(state_dir / "verdicts.sqlite3")
         self._entries: dict[tuple[Path, str], _Entry] = {}  # in LRU order, oldest first
 
     def entry(self, root: Path, python: str) -> _Entry:
@@ -70,15 +89,29 @@ class Registry:
         return self.entry(resolved, resolve_python(resolved, python)).workspace
 
     async def check(self, request: CheckRequest) -> CheckReply:
+        """Run the ladder on the request's patch; every verdict and refusal is recorded."""
+        started = time.perf_counter()
         root = resolve_root(request.root)
         entry = self.entry(root, resolve_python(root, request.python))
         await self._evict(keep=entry)
-        async with entry.lock:
-            reply = await entry.workspace.check(request)
-        if self.watch and entry.watcher is None:
+        ladder = Ladder(root, load_config(root), entry.ruff, entry.typecheck, self.protected)
+        files = [c.path for c in request.changes]
+        try:
+            reply = await ladder.run(request)
+        except PrewriteError as exc:
+            total = (time.perf_counter() - started) * 1000
+            record_verdict(self.record, root, None, exc, ladder.reports, files, total)
+            raise
+        total = (time.perf_counter() - started) * 1000
+        record_verdict(self.record, root, reply, None, ladder.reports, files, total)
+        if self.watch and entry.watcher is None and entry.workspace.backend is not None:
             entry.watcher = WorkspaceWatcher(entry.workspace, entry.lock)
             entry.watcher.start()
-        return reply
+        timings = {**reply.timings_ms, "total_ms": round(total, 1)}
+        return msgspec.structs.replace(reply, timings_ms=timings)
+
+    def stats(self, root: str | None) -> StatsReply:
+        return self.record.stats(str(resolve_root(root)) if root else None)
 
     async def _evict(self, keep: _Entry) -> None:
         others = [
@@ -110,3 +143,4 @@ class Registry:
 
     async def stop(self) -> None:
         await asyncio.gather(*(self._stop_entry(e) for e in self._entries.values()))
+        self.record.close()

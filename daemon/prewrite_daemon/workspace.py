@@ -16,7 +16,7 @@ import time
 from typing import TYPE_CHECKING
 
 from prewrite.errors import BackendFailed, ErrorDetail, StaleBase, StaleEnvironment
-from prewrite.protocol import CheckReply, CheckRequest, Diagnostic, WorkspaceStatus
+from prewrite.protocol import CheckReply, Diagnostic, WorkspaceStatus
 
 from prewrite_daemon.backends.base import Backend, BackendState
 from prewrite_daemon.backends.pyright import checker_version, make_pyright
@@ -24,12 +24,13 @@ from prewrite_daemon.checker import CheckContext, Deadline, run_check
 from prewrite_daemon.coldcheck import changes_config, cold_base, run_cold_check
 from prewrite_daemon.environment import Fingerprint, fingerprint, site_dirs
 from prewrite_daemon.imports import ImportGraph
-from prewrite_daemon.patch import PreparedPatch, prepare_patch
 from prewrite_daemon.shadow import ShadowTree
 
 if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
+
+    from prewrite_daemon.patch import PreparedPatch
 
 log = logging.getLogger(__name__)
 
@@ -79,10 +80,9 @@ class Workspace:
             last_restart_reason=self.last_restart_reason,
         )
 
-    async def check(self, request: CheckRequest) -> CheckReply:
-        """Must be called under the workspace lock (the registry holds it)."""
+    async def check(self, patch: PreparedPatch, timeout_s: float) -> CheckReply:
+        """Type-check a validated patch. Must be called under the workspace lock."""
         t0 = time.perf_counter()
-        patch = prepare_patch(self.root, request.changes)  # cheap: fail fast before any start
         moved: list[str] = []
         for _attempt in range(MAX_ATTEMPTS):
             env = self.environment()
@@ -91,10 +91,10 @@ class Workspace:
             self._verify_same_base(patch)
             generation = self.generation
             if changes_config(patch):
-                reply = await self._cold(patch, request.timeout_s)
+                reply = await self._cold(patch, timeout_s)
             else:
                 ctx = CheckContext(self.shadow, self.graph, backend, self.base_cache)
-                reply = await run_check(ctx, patch, request.timeout_s)
+                reply = await run_check(ctx, patch, timeout_s)
             if self.before_answer is not None:
                 self.before_answer()
             moved = self._moved_since(env)

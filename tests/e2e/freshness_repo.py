@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
 PYPROJECT = (
     '[project]\nname = "fresh"\nversion = "0"\n\n[tool.pyright]\ntypeCheckingMode = "standard"\n'
+    "\n[tool.prewrite]\nlint = false\n"  # these tests are about the type-check rung
 )
 STRICT = PYPROJECT.replace('"standard"', '"strict"')
 FILES = {

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-from collections import defaultdict
+from collections import Counter, defaultdict
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -129,24 +129,49 @@ class ColdOracle:
 
     def introduced(self, patched_tree: Path) -> list[Diagnostic]:
         """What the patched tree's cold run reports that the base did not, file by file."""
-        base = _by_path(self.base)
-        candidate = _by_path(cold_pyright(patched_tree, self.python))
-        new: list[Diagnostic] = []
-        for path in sorted(candidate):
-            new.extend(
-                introduced(
-                    base.get(path, []),
-                    candidate[path],
-                    _read_text(self.base_tree, path),
-                    _read_text(patched_tree, path),
-                )
+        candidate = cold_pyright(patched_tree, self.python)
+        return introduced_between(self.base_tree, self.base, patched_tree, candidate)
+
+
+def introduced_between(
+    base_tree: Path, base: Sequence[Diagnostic], patched_tree: Path, candidate: Sequence[Diagnostic]
+) -> list[Diagnostic]:
+    """The oracle's diff of two cold runs already made: ``candidate`` (of ``patched_tree``) less
+    ``base`` (of ``base_tree``), file by file, so callers can run the two concurrently."""
+    by_path = _by_path(base)
+    new: list[Diagnostic] = []
+    for path, found in sorted(_by_path(candidate).items()):
+        new.extend(
+            introduced(
+                by_path.get(path, []),
+                found,
+                _read_text(base_tree, path),
+                _read_text(patched_tree, path),
             )
-        return new
+        )
+    return new
 
 
 def oracle_introduced(base_tree: Path, patched_tree: Path, python: str) -> list[Diagnostic]:
     """One-shot form of ``ColdOracle(base_tree, python).introduced(patched_tree)``."""
     return ColdOracle(base_tree, python).introduced(patched_tree)
+
+
+def surplus(ours: Iterable[Diagnostic], theirs: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """The diagnostics of ``ours`` left once each (path, rule, severity, message) of ``theirs``
+    has consumed one of ours: empty both ways means equal multisets."""
+
+    def key(d: Diagnostic) -> tuple[str, str, str, str]:
+        return (d.path, d.rule, d.severity, d.message)
+
+    remaining = Counter(key(d) for d in theirs)
+    out: list[Diagnostic] = []
+    for d in ours:
+        if remaining[key(d)] > 0:
+            remaining[key(d)] -= 1
+        else:
+            out.append(d)
+    return out
 
 
 def write_patched_copy(root: Path, changes: Sequence[FileChange], dest: Path) -> Path:

@@ -24,9 +24,11 @@ from prewrite.errors import (
 from prewrite.framing import HEADER, MAX_FRAME_BYTES, body_length, encode_frame
 from prewrite.protocol import (
     PROTOCOL_VERSION,
+    CandidateFile,
     CheckReply,
     CheckRequest,
     Diagnostic,
+    Edit,
     ErrorReply,
     FileChange,
     Hello,
@@ -34,6 +36,10 @@ from prewrite.protocol import (
     Patch,
     Reply,
     Request,
+    RungReport,
+    RungStats,
+    StatsReply,
+    StatsRequest,
     StatusReply,
     StatusRequest,
     StopReply,
@@ -57,19 +63,33 @@ REQUESTS: list[Request] = [
             FileChange("a.py", "ab" * 32, "x = 1\n"),
             FileChange("b.py", None, "ü\r\n"),
             FileChange("c.py", "cd" * 32, delete=True),
+            FileChange("d.py", "ef" * 32, edits=[Edit("x = 1", "x = 2")]),
         ],
         python="/usr/bin/python3",
         timeout_s=2.5,
     ),
     StatusRequest(),
+    StatsRequest("/w"),
     StopRequest(),
 ]
 REPLIES: list[Reply] = [
     HelloReply(PROTOCOL_VERSION, "0.1.0", 1234),
     CheckReply(False, [DIAG], ["pkg/a.py", "pkg/b.py"], {"total_ms": 12.5}),
+    CheckReply(
+        False,
+        [DIAG],
+        [],
+        {"lint_ms": 3.0},
+        failed_rung="lint",
+        rungs=[RungReport("parse", "pass", 1.0), RungReport("lint", "fail", 3.0)],
+        files=[CandidateFile("a.py", "ab" * 32, "x = 1\n", formatted=True)],
+        verified=["parse: 1 file(s)"],
+        not_verified=["typecheck: not run (skipped)"],
+    ),
     StatusReply(
         7, "0.1.0", "/run/x.sock", 3.5, [WorkspaceStatus("/w", "/py", "running", 2, 9, 42)]
     ),
+    StatsReply(3, [RungStats("lint", 3, 1, 12.5)], {"ok": 2, "failed:lint": 1}),
     StopReply(),
     ErrorReply("stale_base", "1 file changed", [ErrorDetail("moved", "a.py"), ErrorDetail("x")]),
 ]

@@ -1,0 +1,1 @@
+"""The validation ladder: cheapest rung first, the first failure ends it."""

@@ -1,0 +1,142 @@
+"""One ladder definition, read from the workspace's ``[tool.prewrite]`` (defaults when absent).
+
+The same file holds the tools' own configuration (``[tool.ruff]``), so the lint and format rungs
+run the very commands CI runs, with the same settings: ``ruff check`` / ``ruff format`` resolved
+from the file's real path in the workspace.
+
+    [tool.prewrite]
+    format = true            # default: on when the workspace configures ruff, else off
+    lint = true              # default: on
+    typecheck = true         # default: on
+    allow_extensions = [".py", ".pyi", ".toml", ".json"]   # replaces the default list
+    deny = ["migrations/*"]  # added to the default denylist
+    allow = ["requirements-dev.txt"]   # exempted from the denylist
+    allow_dependency_changes = false   # pyproject [project.dependencies], [build-system], ...
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from prewrite.errors import BadRequest, ErrorDetail
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+DEFAULT_EXTENSIONS = frozenset({".py", ".pyi", ".toml", ".json"})
+DEFAULT_DENY = (
+    ".github/*",
+    ".gitlab-ci.yml",
+    ".env",
+    ".env.*",
+    "*.pem",
+    "*.key",
+    "*.p12",
+    "*.pfx",
+    "*.crt",
+    "*.cer",
+    "*.der",
+    "*.jks",
+    "*.keystore",
+    "id_rsa*",
+    "id_ecdsa*",
+    "id_ed25519*",
+    ".netrc",
+    ".pypirc",
+    "requirements*.txt",
+    "constraints*.txt",
+    "setup.py",
+    "setup.cfg",
+    "pipfile",
+    "pipfile.lock",
+    "poetry.lock",
+    "uv.lock",
+    "pdm.lock",
+    "package.json",
+    "package-lock.json",
+    "yarn.lock",
+    "pnpm-lock.yaml",
+)
+RUNGS = ("policy", "anchor", "parse", "format", "lint", "typecheck")
+_RUFF_FILES = ("ruff.toml", ".ruff.toml")
+
+
+@dataclass(frozen=True)
+class LadderConfig:
+    format: bool
+    lint: bool
+    typecheck: bool
+    allow_extensions: frozenset[str]
+    deny: tuple[str, ...]
+    allow: tuple[str, ...]
+    allow_dependency_changes: bool
+    source: str  # where the definition came from, for the receipt
+
+    def enabled(self, rung: str) -> bool:
+        return {"format": self.format, "lint": self.lint, "typecheck": self.typecheck}.get(
+            rung, True
+        )
+
+
+def _read_pyproject(root: Path) -> dict[str, Any]:
+    path = root / "pyproject.toml"
+    if not path.is_file():
+        return {}
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError, OSError):
+        return {}  # the checker reports a broken pyproject; the ladder falls back to defaults
+
+
+def _strings(table: dict[str, Any], key: str, default: tuple[str, ...]) -> tuple[str, ...]:
+    value: object = table.get(key, list(default))
+    items: list[str] = []
+    if isinstance(value, list):
+        items = [v for v in value if isinstance(v, str)]  # pyright: ignore[reportUnknownVariableType]
+    if not isinstance(value, list) or len(items) != len(value):  # pyright: ignore[reportUnknownArgumentType]
+        raise BadRequest(
+            f"[tool.prewrite] {key} must be a list of strings",
+            [ErrorDetail(f"{key} = {value!r}", "pyproject.toml")],
+        )
+    return tuple(items)
+
+
+def _flag(table: dict[str, Any], key: str, default: bool) -> bool:
+    value = table.get(key, default)
+    if not isinstance(value, bool):
+        raise BadRequest(
+            f"[tool.prewrite] {key} must be true or false",
+            [ErrorDetail(f"{key} = {value!r}", "pyproject.toml")],
+        )
+    return value
+
+
+def load_config(root: Path) -> LadderConfig:
+    """The ladder of ``root``; unknown keys in ``[tool.prewrite]`` are refused, not ignored."""
+    data = _read_pyproject(root)
+    tool: dict[str, Any] = data.get("tool", {}) if isinstance(data.get("tool"), dict) else {}
+    table: dict[str, Any] = (
+        tool.get("prewrite", {}) if isinstance(tool.get("prewrite"), dict) else {}
+    )
+    known = {"format", "lint", "typecheck", "allow_extensions", "deny", "allow",
+             "allow_dependency_changes"}  # fmt: skip
+    unknown = sorted(set(table) - known)
+    if unknown:
+        raise BadRequest(
+            "unknown keys in [tool.prewrite]: " + ", ".join(unknown),
+            [ErrorDetail(f"known: {', '.join(sorted(known))}", "pyproject.toml")],
+        )
+    has_ruff = "ruff" in tool or any((root / name).is_file() for name in _RUFF_FILES)
+    extensions = _strings(table, "allow_extensions", tuple(sorted(DEFAULT_EXTENSIONS)))
+    return LadderConfig(
+        format=_flag(table, "format", has_ruff),
+        lint=_flag(table, "lint", True),
+        typecheck=_flag(table, "typecheck", True),
+        allow_extensions=frozenset(e.lower() for e in extensions),
+        deny=DEFAULT_DENY + tuple(p.lower() for p in _strings(table, "deny", ())),
+        allow=tuple(p.lower() for p in _strings(table, "allow", ())),
+        allow_dependency_changes=_flag(table, "allow_dependency_changes", False),
+        source="pyproject.toml [tool.prewrite]" if table else "defaults",
+    )

@@ -1,0 +1,106 @@
+"""The path policy rung: may these files be touched at all? Fail closed.
+
+A denylist (CI config, secrets, keys, dependency manifests and lock files, the daemon's own
+state) is refused before anything else; then an allowlist of extensions the ladder can verify —
+anything else is ``unverifiable_extension``. ``pyproject.toml`` is both tool configuration and a
+dependency manifest: a patch may change tool settings (and is judged with them), but a change to
+its dependency or build tables is refused unless the workspace allows it.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import tomllib
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING, Any
+
+from prewrite.errors import ErrorDetail, ForbiddenPath, UnverifiableExtension
+
+if TYPE_CHECKING:
+    from prewrite_daemon.ladder.config import LadderConfig
+    from prewrite_daemon.patch import PreparedPatch
+
+# (table path, what it is) — changes here alter what gets installed or how the project builds.
+DEPENDENCY_TABLES: tuple[tuple[str, ...], ...] = (
+    ("build-system",),
+    ("project", "dependencies"),
+    ("project", "optional-dependencies"),
+    ("project", "requires-python"),
+    ("dependency-groups",),
+    ("tool", "poetry", "dependencies"),
+    ("tool", "poetry", "dev-dependencies"),
+    ("tool", "poetry", "group"),
+    ("tool", "uv", "sources"),
+    ("tool", "uv", "dev-dependencies"),
+    ("tool", "pdm", "dev-dependencies"),
+)
+
+
+def _matches(rel_lower: str, pattern: str) -> bool:
+    """A pattern with a '/' matches from the root; one without, any file's name."""
+    if "/" in pattern:
+        return fnmatch.fnmatchcase(rel_lower, pattern)
+    return fnmatch.fnmatchcase(PurePosixPath(rel_lower).name, pattern)
+
+
+def check_path(rel: str, root: Path, config: LadderConfig, protected: tuple[Path, ...]) -> None:
+    """Refuse ``rel`` (already normalized, inside the root) if the policy forbids it."""
+    lower = rel.lower()
+    real = Path(os.path.realpath(root / rel))
+    for place in protected:
+        if real == place or place in real.parents:
+            raise ForbiddenPath(
+                f"{rel} is prewrite's own state", [ErrorDetail("daemon state", rel)]
+            )
+    denied = next((p for p in config.deny if _matches(lower, p)), None)
+    if denied is not None and not any(_matches(lower, p) for p in config.allow):
+        raise ForbiddenPath(
+            f"{rel} is on the denylist ({denied}); allow it in [tool.prewrite] allow",
+            [ErrorDetail(f"matches {denied}", rel)],
+        )
+    name = PurePosixPath(lower).name
+    suffix = PurePosixPath(lower).suffix
+    if suffix not in config.allow_extensions and name not in config.allow_extensions:
+        allowed = ", ".join(sorted(config.allow_extensions))
+        raise UnverifiableExtension(
+            f"{rel}: no rung can verify '{suffix or name}' files (verifiable: {allowed})",
+            [ErrorDetail("unverifiable extension", rel)],
+        )
+
+
+def _table(data: dict[str, Any], path: tuple[str, ...]) -> object:
+    node: object = data
+    for key in path:
+        if not isinstance(node, dict):
+            return None
+        node = node.get(key)  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+    return node  # pyright: ignore[reportUnknownVariableType]
+
+
+def _toml(text: str | None) -> dict[str, Any] | None:
+    if text is None:
+        return {}
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return None  # the parse rung reports it
+
+
+def check_content(patch: PreparedPatch, config: LadderConfig) -> None:
+    """Refuse a root ``pyproject.toml`` change that touches dependency or build tables."""
+    if config.allow_dependency_changes:
+        return
+    for edit in patch.edits:
+        if edit.path != "pyproject.toml":
+            continue
+        old, new = _toml(edit.old_text), _toml(edit.new_text)
+        if old is None or new is None:
+            continue
+        moved = [".".join(t) for t in DEPENDENCY_TABLES if _table(old, t) != _table(new, t)]
+        if moved:
+            raise ForbiddenPath(
+                "pyproject.toml: the patch changes dependency or build tables "
+                "(set allow_dependency_changes in [tool.prewrite] to permit it)",
+                [ErrorDetail(f"[{t}] changed", "pyproject.toml") for t in moved],
+            )

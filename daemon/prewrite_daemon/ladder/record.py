@@ -1,0 +1,102 @@
+"""The local record of verdicts (SQLite in the daemon's state dir): the data for tuning a ladder.
+
+One row per verdict (time, workspace, outcome, failed rung, total time, files) and one per rung
+run (rung, outcome, time). ``stats`` answers, per rung, how often it ran, how often it caught a
+failure, and its median cost.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import statistics
+import time
+from typing import TYPE_CHECKING
+
+from prewrite.protocol import RungStats, StatsReply
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from prewrite.protocol import RungReport
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS verdicts (
+    id INTEGER PRIMARY KEY,
+    at TEXT NOT NULL,
+    workspace TEXT NOT NULL,
+    outcome TEXT NOT NULL,
+    failed_rung TEXT,
+    total_ms REAL NOT NULL,
+    files TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS rung_runs (
+    verdict INTEGER NOT NULL REFERENCES verdicts(id),
+    rung TEXT NOT NULL,
+    outcome TEXT NOT NULL,
+    ms REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS verdicts_workspace ON verdicts(workspace);
+"""
+
+
+class VerdictRecord:
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(path, isolation_level=None)
+        self._db.executescript(_SCHEMA)
+
+    def add(
+        self,
+        workspace: str,
+        outcome: str,
+        failed_rung: str | None,
+        total_ms: float,
+        files: list[str],
+        rungs: list[RungReport],
+    ) -> None:
+        """Append one verdict; ``outcome`` is "ok", "failed:<rung>" or an error code."""
+        with self._db:
+            cur = self._db.execute(
+                "INSERT INTO verdicts (at, workspace, outcome, failed_rung, total_ms, files) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (time.strftime("%Y-%m-%dT%H:%M:%S"), workspace, outcome, failed_rung, total_ms,
+                 json.dumps(files)),
+            )  # fmt: skip
+            self._db.executemany(
+                "INSERT INTO rung_runs (verdict, rung, outcome, ms) VALUES (?, ?, ?, ?)",
+                [(cur.lastrowid, r.rung, r.outcome, r.ms) for r in rungs],
+            )
+
+    def stats(self, workspace: str | None) -> StatsReply:
+        where, args = ("WHERE v.workspace = ?", (workspace,)) if workspace else ("", ())
+        rows = self._db.execute(
+            f"SELECT r.rung, r.outcome, r.ms FROM rung_runs r JOIN verdicts v ON r.verdict = v.id "
+            f"{where}",
+            args,
+        ).fetchall()
+        outcomes = dict(
+            self._db.execute(
+                f"SELECT outcome, COUNT(*) FROM verdicts v {where} GROUP BY outcome", args
+            ).fetchall()
+        )
+        per_rung: dict[str, list[tuple[str, float]]] = {}
+        for rung, outcome, ms in rows:
+            if outcome in ("pass", "fail"):
+                per_rung.setdefault(rung, []).append((outcome, ms))
+        order = ["policy", "anchor", "parse", "format", "lint", "typecheck"]
+        stats = [
+            RungStats(
+                rung=rung,
+                runs=len(runs),
+                caught=sum(1 for outcome, _ in runs if outcome == "fail"),
+                median_ms=round(statistics.median(ms for _, ms in runs), 1),
+            )
+            for rung, runs in sorted(
+                per_rung.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else 99
+            )
+        ]
+        return StatsReply(verdicts=sum(outcomes.values()), rungs=stats, outcomes=outcomes)
+
+    def close(self) -> None:
+        self._db.close()
