@@ -61,7 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
     check = sub.add_parser(
         "check",
         help="validate a patch (policy, parse, format, lint, type check) without writing it",
-        description="Type-check a patch as one unit against --root without writing it.",
+        description="Run the validation ladder on a patch against --root; nothing is written.",
         epilog=_PATCH_AND_EXITS,
         formatter_class=raw,
     )

@@ -37,7 +37,7 @@ from tests.support.oracle import (
 from tests.support.patchgen import GREEN_STATEMENTS, RED_STATEMENTS
 from tests.support.patchkit import Context, after_imports, body_insert, end_of_file
 from tests.support.sourceindex import Edit, Function, SourceIndex, apply_edits, insert_at
-from tests.support.workloads import Workload, copy_workspace, prepare_workload
+from tests.support.workloads import Workload, copy_workspace, prepare_workload, typecheck_only
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -68,8 +68,8 @@ STRICT = _tool_pyright(typeCheckingMode="strict")
 
 @pytest.fixture
 def workload(tmp_path: Path) -> Workload:
-    """A private copy per test: these cases edit files on disk."""
-    return copy_workspace(prepare_workload(), tmp_path / "httpx")
+    """A private copy per test (these cases edit files on disk), checked by pyright alone."""
+    return typecheck_only(copy_workspace(prepare_workload(), tmp_path / "httpx"))
 
 
 @dataclass(frozen=True)

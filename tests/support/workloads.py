@@ -167,3 +167,17 @@ def copy_workspace(workload: Workload, dest: Path) -> Workload:
             raise WorkloadUnavailable(f"{dest} is inside the pyright project at {parent}")
     shutil.copytree(workload.root, dest)
     return Workload(root=dest, python=workload.python)
+
+
+TYPECHECK_ONLY = "\n[tool.prewrite]\nformat = false\nlint = false\n"
+
+
+def typecheck_only(workload: Workload) -> Workload:
+    """Turn the ladder's ruff rungs off in a copy (``[tool.prewrite]``, which pyright ignores).
+
+    The httpx workspace configures ruff, so the daemon would format and lint its patches; the
+    differential tests compare the type-check rung alone with the cold pyright oracle.
+    """
+    pyproject = workload.root / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text() + TYPECHECK_ONLY)
+    return workload
