@@ -27,6 +27,7 @@ from prewrite.protocol import CheckRequest
 from prewrite.runtime import RuntimePaths
 from prewrite_daemon.session import Registry
 
+import bench.rungs
 from bench.demo import EXAMPLE, cold_cli, green_patch, red_patch
 
 RESULTS = Path(__file__).parent / "results"
@@ -98,6 +99,8 @@ def main() -> int:
         daemon = measure_daemon(root, patches, runs, python, paths)
         print("floor (in-process, no daemon) ...", flush=True)
         floor = asyncio.run(measure_floor(root, patches, runs, python, Path(tmp) / "floor"))
+        print("cheap rungs (parse, format, lint) ...", flush=True)
+        cheap = bench.rungs.run(runs)
     date = time.strftime("%Y-%m-%d %H:%M")
     machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
     workload = "bench/demo/repo (5 files)"
@@ -125,6 +128,18 @@ def main() -> int:
             f"| {name} | {cold_ms:.0f} ms | {daemon['first']['ms']:.0f} ms "
             f"| {w['p50']:.0f} ms | {w['p95']:.0f} ms | {f['p50']:.0f} ms "
             f"| {cold_ms / w['p50']:.0f}x |"
+        )
+    table += [
+        "",
+        "Cheap rungs on real files of this repository (ruff by stdin, files in parallel):",
+        "",
+        "| patch | parse p50 | format p50 | lint p50 | total p50 |",
+        "|---|---|---|---|---|",
+    ]
+    for label, r in cheap.items():
+        table.append(
+            f"| {label} | {r['parse']:.1f} ms | {r['format']:.1f} ms | {r['lint']:.1f} ms "
+            f"| {r['total']:.1f} ms |"
         )
     (RESULTS / "latest.md").write_text("\n".join(table) + "\n")
     print("\n".join(table))

@@ -20,7 +20,7 @@ from __future__ import annotations
 import ast
 import shutil
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -35,13 +35,12 @@ from tests.support.oracle import (
     write_patched_copy,
 )
 from tests.support.patchgen import GREEN_STATEMENTS, RED_STATEMENTS
-from tests.support.patchkit import Context, after_imports, body_insert, end_of_file
+from tests.support.patchkit import Context, after_imports, body_insert, def_paren, end_of_file
 from tests.support.sourceindex import Edit, Function, SourceIndex, apply_edits, insert_at
 from tests.support.workloads import Workload, copy_workspace, prepare_workload, typecheck_only
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-    from concurrent.futures import Future
+    from collections.abc import Iterator, Sequence
     from pathlib import Path
 
     from prewrite.client import Client
@@ -56,6 +55,8 @@ ADDED_TEXT = (
     '"""Created on disk behind the daemon\'s back."""\n\n\n'
     "def pw_disk_helper(value: int) -> int:\n    return value + 1\n"
 )
+USE_ADDED = "_PW_VALUE = pw_disk_helper(1)"
+MISUSE_ADDED = "_PW_BAD: str = pw_disk_helper(1)"
 UNUSED_LOCAL = "pw_unused = len('prewrite')"  # reportUnusedVariable: a warning, an error in strict
 
 
@@ -123,45 +124,63 @@ def _shown(label: str, diagnostics: Sequence[Diagnostic]) -> list[str]:
 # --- judging ---------------------------------------------------------------------------------
 
 
+ORACLE_THREADS = 2  # with the daemon's own runs, this keeps both cores of the CI machine busy
+
+
 def _oracle_case(
-    base: Future[list[Diagnostic]], workload: Workload, changes: Sequence[FileChange], dest: Path
+    base: Future[list[Diagnostic]], base_tree: Path, tree: Path, python: str
 ) -> list[Diagnostic]:
-    tree = write_patched_copy(workload.root, changes, dest)
     try:
-        candidate = cold_pyright(tree, workload.python)
-        return introduced_between(workload.root, base.result(), tree, candidate)
+        candidate = cold_pyright(tree, python)
+        return introduced_between(base_tree, base.result(), tree, candidate)
     finally:
         shutil.rmtree(tree)
 
 
-def judge(
-    client: Client, workload: Workload, cases: Sequence[Case], scratch: Path
-) -> tuple[list[Diagnostic], list[Outcome]]:
-    """Every case by the daemon (one after the other) and by the oracle (two cold runs at a time,
-    meanwhile), against the tree as it is on disk now; the caller leaves the disk alone meanwhile.
-    Returns the oracle's base and the outcomes.
+class Judge:
+    """Each case by the daemon now, and by the oracle on copies of the tree as it is now.
+
+    The cold runs go on in the background while the test changes the disk for its next step:
+    the daemon's checks (one at a time) and the oracle's runs (``ORACLE_THREADS`` at a time)
+    overlap, which keeps the file at a few minutes.
     """
-    with ThreadPoolExecutor(max_workers=2, thread_name_prefix="oracle") as pool:
-        # Submitted first, so it is running before any case's run waits for it.
-        base = pool.submit(cold_pyright, workload.root, workload.python)
-        oracles = [
-            pool.submit(_oracle_case, base, workload, case.changes, scratch / f"case-{n}")
-            for n, case in enumerate(cases)
+
+    def __init__(self, client: Client, workload: Workload, pool: Executor, scratch: Path) -> None:
+        self.client, self.workload, self.pool, self.scratch = client, workload, pool, scratch
+        self._pending: list[tuple[Case, Future[list[Diagnostic]], CheckReply]] = []
+
+    def step(self, label: str, *cases: Case) -> Future[list[Diagnostic]]:
+        """Judge ``cases`` against the tree on disk now; returns the oracle's pending base."""
+        root, python, n = self.workload.root, self.workload.python, len(self._pending)
+        base_tree = write_patched_copy(root, (), self.scratch / f"base-{n}")
+        trees = [
+            write_patched_copy(root, c.changes, self.scratch / f"case-{n + i}")
+            for i, c in enumerate(cases)
         ]
-        replies: list[CheckReply] = [
-            client.check(workload.root, case.changes, python=workload.python, timeout_s=300)
-            for case in cases
+        # Submitted first, so it runs before any case's job waits for it.
+        base = self.pool.submit(cold_pyright, base_tree, python)
+        for case, tree in zip(cases, trees, strict=True):
+            oracle = self.pool.submit(_oracle_case, base, base_tree, tree, python)
+            reply = self.client.check(root, case.changes, python=python, timeout_s=300)
+            self._pending.append((replace(case, name=f"{label} | {case.name}"), oracle, reply))
+        return base
+
+    def outcomes(self) -> list[Outcome]:
+        root = self.workload.root
+        return [
+            Outcome(case, oracle.result(), normalize_paths(reply.diagnostics, root), reply.ok)
+            for case, oracle, reply in self._pending
         ]
-        outcomes = [
-            Outcome(
-                case, oracle.result(), normalize_paths(reply.diagnostics, workload.root), reply.ok
-            )
-            for case, oracle, reply in zip(cases, oracles, replies, strict=True)
-        ]
-        return base.result(), outcomes
 
 
-def assert_all_agree(outcomes: Sequence[Outcome]) -> None:
+@pytest.fixture
+def judge(client: Client, workload: Workload, tmp_path: Path) -> Iterator[Judge]:
+    with ThreadPoolExecutor(ORACLE_THREADS, thread_name_prefix="oracle") as pool:
+        yield Judge(client, workload, pool, tmp_path / "scratch")
+
+
+def assert_all_agree(judge: Judge) -> None:
+    outcomes = judge.outcomes()
     report = "\n".join(line for o in outcomes for line in o.problems())
     bad = sum(bool(o.problems()) for o in outcomes)
     assert not report, f"{bad} of {len(outcomes)} cases judged differently:\n{report}"
@@ -268,12 +287,9 @@ def config_cases(ctx: Context) -> list[Case]:
 
 
 @pytest.mark.timeout(900)
-def test_config_patches_match_cold_pyright(
-    client: Client, workload: Workload, tmp_path: Path
-) -> None:
-    cases = config_cases(context(workload.root))
-    _, outcomes = judge(client, workload, cases, tmp_path / "scratch")
-    assert_all_agree(outcomes)
+def test_config_patches_match_cold_pyright(judge: Judge, workload: Workload) -> None:
+    judge.step("config patch", *config_cases(context(workload.root)))
+    assert_all_agree(judge)
 
 
 # --- files changed on disk between checks -----------------------------------------------------
@@ -290,23 +306,20 @@ def retype_on_disk(ctx: Context, fn: Function) -> str:
     return f"{fn.path}:{fn.name}->{new}"
 
 
+def required_param(ctx: Context, fn: Function) -> FileChange:
+    """A new first parameter without a default: ``fn``'s callers in other modules break."""
+    fn = next(f for f in ctx.index.functions if (f.path, f.qualname) == (fn.path, fn.qualname))
+    line, col = def_paren(ctx.index.files[fn.path], fn)
+    change = ctx.edited(fn.path, [insert_at(line, col, "pw_required: int, ")])
+    assert change is not None
+    return change
+
+
 @pytest.mark.timeout(900)
-def test_disk_changes_between_checks_match_cold_pyright(
-    client: Client, workload: Workload, tmp_path: Path
-) -> None:
-    root, scratch = workload.root, tmp_path / "scratch"
-    outcomes: list[Outcome] = []
-
-    def step(label: str, *cases: Case) -> list[Diagnostic]:
-        named = [replace(c, name=f"{label} | {c.name}") for c in cases]
-        base, judged = judge(client, workload, named, scratch / f"step-{len(outcomes)}")
-        outcomes.extend(judged)
-        return base
-
-    # One patch per step where one tells staleness apart: a step's cold runs (its base and one
-    # candidate) then take one round of the two oracle threads.
+def test_disk_changes_between_checks_match_cold_pyright(judge: Judge, workload: Workload) -> None:
+    root = workload.root
     # The daemon gets warm on the pristine tree first.
-    pristine = step(
+    pristine = judge.step(
         "pristine", Case("body edit", (body_edit(context(root), GREEN_STATEMENTS[1]),), False)
     )
 
@@ -314,23 +327,29 @@ def test_disk_changes_between_checks_match_cold_pyright(
     fn = imported_function(ctx)
     retyped = retype_on_disk(ctx, fn)
     ctx, importer = context(root), ctx.index.name_importers(fn.path, fn.name)[0]
-    # The importer's new errors are old now: a stale base would call them introduced.
-    edit = body_edit(ctx, GREEN_STATEMENTS[0], importer)
-    retyped_base = step(
-        f"on disk: {retyped}", Case(f"body edit in the importer {importer}", (edit,), False)
+    retyped_base = judge.step(
+        f"on disk: {retyped}",
+        # The importer's new errors are old now: a stale base would call them introduced.
+        Case(
+            f"body edit in the importer {importer}",
+            (body_edit(ctx, GREEN_STATEMENTS[0], importer),),
+            False,
+        ),
+        Case(f"required parameter on {fn.name}", (required_param(ctx, fn),), True),
     )
-    in_importer = Counter(d.path for d in retyped_base) - Counter(d.path for d in pristine)
-    assert in_importer[importer], f"{retyped} on disk made no new error in {importer}"
 
     (root / ADDED_MODULE).write_text(ADDED_TEXT)
     ctx = context(root)
-    uses = import_added_module(ctx, "_PW_VALUE = pw_disk_helper(1)")
-    step(f"on disk: created {ADDED_MODULE}", Case("import it and use it", (uses,), False))
+    judge.step(
+        f"on disk: created {ADDED_MODULE}",
+        Case("import it and use it", (import_added_module(ctx, USE_ADDED),), False),
+        Case("import it, misuse the result", (import_added_module(ctx, MISUSE_ADDED),), True),
+    )
 
     (root / ADDED_MODULE).unlink()
     ctx = context(root)
-    uses = import_added_module(ctx, "_PW_VALUE = pw_disk_helper(1)")
-    step(
+    uses = import_added_module(ctx, USE_ADDED)
+    judge.step(
         f"on disk: deleted {ADDED_MODULE}",
         Case("import it and use it", (uses,), True),
         Case(
@@ -340,9 +359,13 @@ def test_disk_changes_between_checks_match_cold_pyright(
 
     (root / "pyproject.toml").write_text((root / "pyproject.toml").read_text() + STRICT)
     ctx = context(root)
-    step(
+    judge.step(
         "on disk: pyproject.toml strict",
         Case("body-only edit", (body_edit(ctx, GREEN_STATEMENTS[0]),), False),
         Case("body-only unused local", (body_edit(ctx, UNUSED_LOCAL),), True),
     )
-    assert_all_agree(outcomes)
+    assert_all_agree(judge)
+    # The first disk edit must have broken its importer, or its case proves nothing.
+    paths = Counter(d.path for d in retyped_base.result())
+    paths.subtract(d.path for d in pristine.result())
+    assert paths[importer] > 0, f"{retyped} on disk made no new diagnostic in {importer}"
