@@ -67,11 +67,52 @@ def locate(text: str, find: str) -> list[tuple[int, int]]:
     needle = normalize(find).text.strip(" ")
     if not needle:
         return []
+    lead = find[: len(find) - len(find.lstrip())]
+    trail = find[len(find.rstrip()) :]
     spans: list[tuple[int, int]] = []
     for at in _occurrences(norm.text, needle):
-        last = at + len(needle) - 1
-        spans.append((norm.start[at], norm.end[last]))
+        begin = _extend_back(text, norm.start[at], lead)
+        end = _extend_forward(text, norm.end[at + len(needle) - 1], trail)
+        if begin is not None and end is not None:
+            spans.append((begin, end))
     return spans
+
+
+def _extend_forward(text: str, end: int, trail: str) -> int | None:
+    """Honour the find's trailing whitespace: a line end must end a line, a space a word."""
+    if not trail:
+        return end
+    rest = text[end:]
+    run = rest[: len(rest) - len(rest.lstrip())]
+    if not run and end != len(text):
+        return None  # "a = 1\n" must not anchor inside "a = 10"
+    newline = run.find("\n")
+    if "\n" in trail:
+        if newline == -1:
+            return end + len(run) if end + len(run) == len(text) else None
+        return end + newline + 1  # through the line break (\r\n included)
+    stop = newline if newline != -1 else len(run)
+    if stop and run[stop - 1] == "\r":
+        stop -= 1
+    return end + stop  # over the spaces before the line break
+
+
+def _extend_back(text: str, begin: int, lead: str) -> int | None:
+    """Honour the find's leading whitespace: indentation, or the line break before it."""
+    if not lead:
+        return begin
+    before = text[:begin]
+    run = before[len(before.rstrip()) :]
+    if not run and begin != 0:
+        return None  # " x" must not anchor inside "ax"
+    start = begin - len(run)
+    newline = run.rfind("\n")
+    if "\n" in lead:
+        if newline == -1:
+            return start if start == 0 else None
+        at = start + newline
+        return at - 1 if at > 0 and text[at - 1] == "\r" else at  # from the line break
+    return start + newline + 1 if newline != -1 else start  # from the start of the line
 
 
 def _line_of(text: str, offset: int) -> int:

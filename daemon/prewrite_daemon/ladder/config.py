@@ -10,7 +10,8 @@ from the file's real path in the workspace.
     typecheck = true         # default: on
     allow_extensions = [".py", ".pyi", ".toml", ".json"]   # replaces the default list
     deny = ["migrations/*"]  # added to the default denylist
-    allow = ["requirements-dev.txt"]   # exempted from the denylist
+    allow = ["requirements-dev.txt"]   # exempted from the denylist (its extension must
+                                       # still be in allow_extensions to be verifiable)
     allow_dependency_changes = false   # pyproject [project.dependencies], [build-system], ...
 """
 
