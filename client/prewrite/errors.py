@@ -108,6 +108,12 @@ class StaleEnvironment(PrewriteError):
     code = "stale_environment"
 
 
+class WriteFailed(PrewriteError):
+    """The patch could not be written (disk full, read-only, ...); nothing of it was written."""
+
+    code = "write_failed"
+
+
 class BackendFailed(PrewriteError):
     """The type checker could not be started, crashed, or answered nonsense."""
 
@@ -147,6 +153,7 @@ ERROR_CLASSES: dict[str, type[PrewriteError]] = {
         FindAmbiguous,
         StaleBase,
         StaleEnvironment,
+        WriteFailed,
         BackendFailed,
         CheckTimeout,
         DaemonUnavailable,
