@@ -15,7 +15,7 @@ import msgspec
 
 from prewrite.client import Client, spawn_daemon, wait_for_daemon
 from prewrite.errors import BadRequest, DaemonUnavailable, PrewriteError
-from prewrite.protocol import CheckReply, Patch
+from prewrite.protocol import CheckReply, DiskResult, Patch
 from prewrite.runtime import read_status, runtime_paths
 
 if TYPE_CHECKING:
@@ -74,6 +74,32 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-autostart", action="store_true", help="fail instead of starting the daemon"
     )
 
+    apply = sub.add_parser(
+        "apply",
+        help="validate a patch, then write it all-or-nothing and run the affected tests",
+        description="Run the ladder; only if every rung passes, write every file of the patch "
+        "(the formatted bytes) in one crash-safe transaction, then run the tests that import "
+        "what changed. Nothing is written when a rung fails.",
+        epilog=_PATCH_AND_EXITS,
+        formatter_class=raw,
+    )
+    apply.add_argument("--root", required=True, help="workspace root the patch paths are under")
+    apply.add_argument("--patch", required=True, help="patch JSON file, or - for stdin")
+    apply.add_argument("--python", help="interpreter for the checker and the tests")
+    apply.add_argument("--json", action="store_true", help="print one JSON object")
+    apply.add_argument("--timeout", type=float, default=120.0, help="ladder seconds (120)")
+    apply.add_argument("--finish", action="store_true", help="also run the 'finish' rungs")
+    apply.add_argument(
+        "--no-autostart", action="store_true", help="fail instead of starting the daemon"
+    )
+
+    finish = sub.add_parser(
+        "finish", help="run the workspace's 'once at the end' rungs ([tool.prewrite] finish)"
+    )
+    finish.add_argument("--root", required=True, help="workspace root")
+    finish.add_argument("--python", help="interpreter")
+    finish.add_argument("--json", action="store_true", help="print one JSON object")
+
     stats = sub.add_parser(
         "stats",
         help="how often each ladder rung caught a failure, and what it costs",
@@ -103,6 +129,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _check(args)
         if args.command == "stats":
             return _stats(args)
+        if args.command == "apply":
+            return _apply(args)
+        if args.command == "finish":
+            return _finish(args)
         return _daemon(args)
     except PrewriteError as exc:
         print(f"prewrite: error [{exc.code}]: {exc}", file=sys.stderr)
@@ -154,6 +184,48 @@ def _print_human(reply: CheckReply, elapsed_ms: float) -> None:
         f"prewrite: {verdict}: {errors} new error(s), {others} new warning(s) in "
         f"{len(reply.checked_files)} type-checked file(s), {elapsed_ms:.0f} ms"
     )
+
+
+def _apply(args: argparse.Namespace) -> int:
+    patch = _read_patch(args.patch)
+    started = time.perf_counter()
+    with Client(autostart=not args.no_autostart) as client:
+        reply = client.apply(
+            args.root, patch.changes, python=args.python, timeout_s=args.timeout,
+            finish=args.finish,
+        )  # fmt: skip
+    if args.json:
+        sys.stdout.write(msgspec.json.encode(msgspec.structs.asdict(reply)).decode() + "\n")
+        return EXIT_OK if reply.ok else EXIT_FINDINGS
+    _print_human(reply.check, (time.perf_counter() - started) * 1000)
+    for f in reply.written:
+        print(f"prewrite: wrote {f.path}" if f.sha256 else f"prewrite: deleted {f.path}")
+    _print_disk(reply.disk)
+    if reply.rolled_back:
+        print("prewrite: a disk rung failed: the previous bytes were put back")
+    if reply.check.ok:
+        print(f"prewrite: apply {'ok' if reply.ok else 'FAILED after the write'}")
+    return EXIT_OK if reply.ok else EXIT_FINDINGS
+
+
+def _print_disk(results: list[DiskResult]) -> None:
+    for d in results:
+        print(f"prewrite: {d.rung}: {d.outcome} in {d.ms:.0f} ms ({' '.join(d.command)})")
+        for test in d.failed:
+            print(f"  failed: {test}")
+        if d.outcome in ("fail", "timeout"):
+            print("\n".join("  | " + line for line in d.output.splitlines()[-20:]))
+
+
+def _finish(args: argparse.Namespace) -> int:
+    with Client() as client:
+        reply = client.finish(args.root, python=args.python)
+    if args.json:
+        print(msgspec.json.encode(msgspec.structs.asdict(reply)).decode())
+    else:
+        _print_disk(reply.disk)
+        print(f"prewrite: finish {'ok' if reply.ok else 'FAILED'} ({len(reply.disk)} rung(s))")
+    return EXIT_OK if reply.ok else EXIT_FINDINGS
 
 
 def _stats(args: argparse.Namespace) -> int:

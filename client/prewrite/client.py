@@ -23,10 +23,14 @@ from prewrite.errors import ConnectionLost, DaemonUnavailable, PrewriteError, er
 from prewrite.framing import recv_frame, send_frame
 from prewrite.protocol import (
     PROTOCOL_VERSION,
+    ApplyReply,
+    ApplyRequest,
     CheckReply,
     CheckRequest,
     ErrorReply,
     FileChange,
+    FinishReply,
+    FinishRequest,
     Hello,
     HelloReply,
     Reply,
@@ -128,6 +132,31 @@ class Client:
             timeout_s=timeout_s,
         )
         return self._call(request, CheckReply)
+
+    def apply(
+        self,
+        root: str | os.PathLike[str],
+        changes: Sequence[FileChange],
+        *,
+        python: str | None = None,
+        timeout_s: float = 120.0,
+        finish: bool = False,
+    ) -> ApplyReply:
+        """Run the ladder; only if it passes, write the patch all-or-nothing, then run the disk
+        rungs (the affected tests; with ``finish``, the "once at the end" rungs too)."""
+        request = ApplyRequest(
+            root=str(Path(root).resolve()),
+            changes=list(changes),
+            python=_absolute_python(python),
+            timeout_s=timeout_s,
+            finish=finish,
+        )
+        return self._call(request, ApplyReply)
+
+    def finish(self, root: str | os.PathLike[str], *, python: str | None = None) -> FinishReply:
+        """Run the workspace's "once at the end" disk rungs."""
+        request = FinishRequest(str(Path(root).resolve()), _absolute_python(python))
+        return self._call(request, FinishReply)
 
     def stats(self, root: str | os.PathLike[str] | None = None) -> StatsReply:
         """Per-rung catch counts and median costs from the daemon's verdict record."""

@@ -93,11 +93,31 @@ class StatsRequest(Message, frozen=True, tag="stats"):
     root: str | None = None
 
 
+class ApplyRequest(Message, frozen=True, tag="apply"):
+    """Run the ladder; only if every rung passes, write the patch all-or-nothing, then run the
+    disk rungs (the affected tests; with ``finish``, the "once at the end" rungs too)."""
+
+    root: str
+    changes: list[FileChange]
+    python: str | None = None
+    timeout_s: float = 120.0
+    finish: bool = False
+
+
+class FinishRequest(Message, frozen=True, tag="finish"):
+    """Run the workspace's "once at the end" disk rungs now."""
+
+    root: str
+    python: str | None = None
+
+
 class StopRequest(Message, frozen=True, tag="stop"):
     """Ask the daemon to stop; answered after the status file is removed."""
 
 
-Request = Hello | CheckRequest | StatusRequest | StatsRequest | StopRequest
+Request = (
+    Hello | CheckRequest | ApplyRequest | FinishRequest | StatusRequest | StatsRequest | StopRequest
+)
 
 
 # --- replies -------------------------------------------------------------------------------
@@ -152,6 +172,39 @@ class CheckReply(Message, frozen=True, tag="check_reply"):
     not_verified: list[str] = []
 
 
+DiskOutcome = Literal["pass", "fail", "skipped", "timeout"]
+
+
+class DiskResult(msgspec.Struct, frozen=True):
+    """A disk rung's result: ``failed`` holds failing test ids; ``output`` is trimmed."""
+
+    rung: str
+    outcome: DiskOutcome
+    ms: float
+    command: list[str]
+    failed: list[str]
+    output: str
+
+
+class ApplyReply(Message, frozen=True, tag="apply_reply"):
+    """``written`` is empty unless every pre-write rung passed; ``ok`` also needs the disk rungs.
+
+    ``rolled_back`` is true when a disk rung failed and the workspace opted into rolling back:
+    the files hold their previous bytes again.
+    """
+
+    ok: bool
+    check: CheckReply
+    written: list[CandidateFile]
+    disk: list[DiskResult]
+    rolled_back: bool = False
+
+
+class FinishReply(Message, frozen=True, tag="finish_reply"):
+    ok: bool
+    disk: list[DiskResult]
+
+
 class WorkspaceStatus(msgspec.Struct, frozen=True):
     root: str
     python: str
@@ -196,4 +249,13 @@ class ErrorReply(Message, frozen=True, tag="error"):
     details: list[ErrorDetail] = []
 
 
-Reply = HelloReply | CheckReply | StatusReply | StatsReply | StopReply | ErrorReply
+Reply = (
+    HelloReply
+    | CheckReply
+    | ApplyReply
+    | FinishReply
+    | StatusReply
+    | StatsReply
+    | StopReply
+    | ErrorReply
+)

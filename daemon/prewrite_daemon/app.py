@@ -17,10 +17,13 @@ import time
 from typing import TYPE_CHECKING
 
 import msgspec
+
 from prewrite import __version__
 from prewrite.protocol import (
     PROTOCOL_VERSION,
+    ApplyRequest,
     CheckRequest,
+    FinishRequest,
     Hello,
     HelloReply,
     Reply,
@@ -32,7 +35,6 @@ from prewrite.protocol import (
     StopRequest,
 )
 from prewrite.runtime import DaemonStatusFile, RuntimePaths, ensure_private_dir, runtime_paths
-
 from prewrite_daemon.rpc import serve_unix
 from prewrite_daemon.session import Registry
 
@@ -66,6 +68,10 @@ class Daemon:
                     return HelloReply(PROTOCOL_VERSION, __version__, os.getpid())
                 case CheckRequest():
                     return await self.registry.check(request)
+                case ApplyRequest():
+                    return await self.registry.apply(request)
+                case FinishRequest():
+                    return await self.registry.finish(request)
                 case StatusRequest():
                     return self._status()
                 case StatsRequest():

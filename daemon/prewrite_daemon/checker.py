@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING
 
 from prewrite.errors import BadRequest, CheckTimeout, ErrorDetail
 from prewrite.protocol import CheckReply, Diagnostic
-
 from prewrite_daemon.backends.base import Backend, FileEvent
 from prewrite_daemon.diagnostics import has_error, introduced, to_wire
 from prewrite_daemon.imports import ImportGraph, interface_changed

@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any
 
 from prewrite.errors import BackendFailed, CheckTimeout
 from prewrite.protocol import CheckReply, Diagnostic
-
 from prewrite_daemon.backends.base import RawDiagnostic
 from prewrite_daemon.backends.pyright import cli_argv
 from prewrite_daemon.checker import Deadline, relocate

@@ -16,6 +16,7 @@ import struct
 from collections.abc import Awaitable, Callable
 
 import msgspec
+
 from prewrite.errors import BadRequest, FrameTooLarge, InternalError, PrewriteError, VersionMismatch
 from prewrite.framing import HEADER, body_length, encode_frame
 from prewrite.protocol import PROTOCOL_VERSION, ErrorReply, Hello, Reply, Request

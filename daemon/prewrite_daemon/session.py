@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import msgspec
-from prewrite.errors import InvalidWorkspace, PrewriteError
 
+from prewrite.errors import InvalidWorkspace, PrewriteError
+from prewrite_daemon.apply import apply_patch, finish
 from prewrite_daemon.ladder.config import load_config
 from prewrite_daemon.ladder.record import VerdictRecord
 from prewrite_daemon.ladder.ruff import Ruff
@@ -27,7 +28,16 @@ from prewrite_daemon.watcher import WorkspaceWatcher
 from prewrite_daemon.workspace import Workspace
 
 if TYPE_CHECKING:
-    from prewrite.protocol import CheckReply, CheckRequest, StatsReply, WorkspaceStatus
+    from prewrite.protocol import (
+        ApplyReply,
+        ApplyRequest,
+        CheckReply,
+        CheckRequest,
+        FinishReply,
+        FinishRequest,
+        StatsReply,
+        WorkspaceStatus,
+    )
 
 log = logging.getLogger(__name__)
 
@@ -48,12 +58,20 @@ def resolve_python(root: Path, given: str | None) -> str:
     return found
 
 
-class _Entry:
+class Entry:
     def __init__(self, workspace: Workspace) -> None:
         self.workspace = workspace
         self.lock = asyncio.Lock()
         self.watcher: WorkspaceWatcher | None = None
         self.ruff = Ruff(workspace.root, workspace.python)
+        self.write_lock = asyncio.Lock()  # one writer per workspace
+        digest = hashlib.sha256(str(workspace.root).encode()).hexdigest()[:16]
+        self.journal_key = digest
+
+    async def sync(self) -> None:
+        """Bring the checker's view up to date with the disk now (after a write)."""
+        async with self.lock:
+            self.workspace.refresh()
 
     async def typecheck(self, patch: PreparedPatch, timeout_s: float) -> CheckReply:
         async with self.lock:
@@ -73,14 +91,14 @@ class Registry:
         self.watch = watch
         self.protected = (state_dir.resolve(), *(p.resolve() for p in protected))
         self.record = VerdictRecord(state_dir / "verdicts.sqlite3")
-        self._entries: dict[tuple[Path, str], _Entry] = {}  # in LRU order, oldest first
+        self._entries: dict[tuple[Path, str], Entry] = {}  # in LRU order, oldest first
 
-    def entry(self, root: Path, python: str) -> _Entry:
+    def entry(self, root: Path, python: str) -> Entry:
         key = (root, python)
         entry = self._entries.pop(key, None)
         if entry is None:
             digest = hashlib.sha256(f"{root}\0{python}".encode()).hexdigest()[:16]
-            entry = _Entry(Workspace(root, python, self.state_dir / "shadows" / digest))
+            entry = Entry(Workspace(root, python, self.state_dir / "shadows" / digest))
         self._entries[key] = entry  # most recently used last
         return entry
 
@@ -110,10 +128,35 @@ class Registry:
         timings = {**reply.timings_ms, "total_ms": round(total, 1)}
         return msgspec.structs.replace(reply, timings_ms=timings)
 
+    async def apply(self, request: ApplyRequest) -> ApplyReply:
+        """The ladder, then the all-or-nothing write, then the disk rungs; all recorded."""
+        started = time.perf_counter()
+        root = resolve_root(request.root)
+        entry = self.entry(root, resolve_python(root, request.python))
+        await self._evict(keep=entry)
+        ladder = Ladder(root, load_config(root), entry.ruff, entry.typecheck, self.protected)
+        journal = self.state_dir / "journal" / entry.journal_key
+        files = [c.path for c in request.changes]
+        try:
+            async with entry.write_lock:
+                reply = await apply_patch(entry, request, ladder, journal)
+        except PrewriteError as exc:
+            total = (time.perf_counter() - started) * 1000
+            record_verdict(self.record, root, None, exc, ladder.reports, files, total)
+            raise
+        total = (time.perf_counter() - started) * 1000
+        failed = next((r.rung for r in ladder.reports if r.outcome == "fail"), None)
+        outcome = "ok" if reply.ok else f"failed:{failed}"
+        self.record.add(str(root), outcome, failed, total, files, ladder.reports)
+        return reply
+
+    async def finish(self, request: FinishRequest) -> FinishReply:
+        return await finish(resolve_root(request.root))
+
     def stats(self, root: str | None) -> StatsReply:
         return self.record.stats(str(resolve_root(root)) if root else None)
 
-    async def _evict(self, keep: _Entry) -> None:
+    async def _evict(self, keep: Entry) -> None:
         others = [
             e for e in self._entries.values() if e is not keep and e.workspace.backend is not None
         ]
@@ -129,7 +172,7 @@ class Registry:
             await self._stop_entry(entry)
             excess -= 1
 
-    async def _stop_entry(self, entry: _Entry) -> None:
+    async def _stop_entry(self, entry: Entry) -> None:
         if entry.watcher is not None:
             await entry.watcher.stop()
         await entry.workspace.stop()

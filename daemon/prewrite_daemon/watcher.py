@@ -18,6 +18,7 @@ import logging
 from typing import TYPE_CHECKING
 
 import watchfiles
+
 from prewrite.errors import PrewriteError
 
 if TYPE_CHECKING:

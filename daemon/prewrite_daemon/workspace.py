@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING
 
 from prewrite.errors import BackendFailed, ErrorDetail, StaleBase, StaleEnvironment
 from prewrite.protocol import CheckReply, Diagnostic, WorkspaceStatus
-
 from prewrite_daemon.backends.base import Backend, BackendState
 from prewrite_daemon.backends.pyright import checker_version, make_pyright
 from prewrite_daemon.checker import CheckContext, Deadline, run_check
@@ -148,6 +147,21 @@ class Workspace:
         self._invalidate()
         return scan.changed
 
+    def refresh(self) -> None:
+        """Sync the view with the disk; without a checker, rebuild the shadow and graph."""
+        if self.backend is not None and not self.backend.exited:
+            self.sync(self.backend)
+            return
+        self.shadow.create()
+        self._rebuild_graph()
+        self._invalidate()
+
+    def _rebuild_graph(self) -> None:
+        self.graph = ImportGraph()
+        for rel in self.shadow.files:
+            if rel.endswith((".py", ".pyi")):
+                self.graph.update(rel, self.shadow.read_text(rel))
+
     def _invalidate(self) -> None:
         self.base_cache.clear()
         self.cold_base = None
@@ -177,10 +191,7 @@ class Workspace:
         self.resync_needed = False
         # A fresh checker gets a fresh shadow: nothing of an earlier overlay can survive.
         self.shadow.create()
-        self.graph = ImportGraph()
-        for rel in self.shadow.files:
-            if rel.endswith((".py", ".pyi")):
-                self.graph.update(rel, self.shadow.read_text(rel))
+        self._rebuild_graph()
         self._invalidate()
         backend = make_pyright(self.shadow.shadow_root, self.python)
         self.backend, self.backend_env = backend, env

@@ -300,3 +300,24 @@ def recover(journal_dir: Path) -> list[str]:
             recovered.append(plan.txn)
         shutil.rmtree(txn_dir, ignore_errors=True)
     return recovered
+
+
+def revert(plan: Plan) -> list[str]:
+    """Put the previous bytes back after a completed write (a failed disk rung, opted in).
+
+    A target that changed again since the write (an editor) is left alone and reported.
+    """
+    root = Path(plan.root)
+    kept: list[str] = []
+    for entry in plan.entries:
+        target = root / entry.path
+        if _current(target) != entry.after:
+            kept.append(entry.path)
+            continue
+        undo_swapped(root, [entry])
+    for d in reversed(plan.created_dirs):
+        try:
+            Path(d).rmdir()
+        except OSError:
+            pass
+    return kept

@@ -19,11 +19,11 @@ from typing import Any, TypeVar
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as lsp
-from prewrite.errors import BackendFailed, CheckTimeout
 from pygls.exceptions import JsonRpcException
 from pygls.io_ import run_async
 from pygls.lsp.client import LanguageClient
 
+from prewrite.errors import BackendFailed, CheckTimeout
 from prewrite_daemon.backends.base import BackendState, FileEvent, RawDiagnostic
 
 log = logging.getLogger(__name__)

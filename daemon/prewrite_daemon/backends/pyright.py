@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 from prewrite.errors import BackendFailed
-
 from prewrite_daemon.backends.lsp_process import LspProcess
 
 

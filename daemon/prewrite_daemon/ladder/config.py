@@ -13,6 +13,11 @@ from the file's real path in the workspace.
     allow = ["requirements-dev.txt"]   # exempted from the denylist (its extension must
                                        # still be in allow_extensions to be verifiable)
     allow_dependency_changes = false   # pyproject [project.dependencies], [build-system], ...
+    tests = true             # after `apply` writes: pytest of the test modules importing the change
+    test_timeout = 300       # seconds; the whole process group is killed after it
+    rollback_on_fail = false # a failing disk rung puts the previous bytes back
+    finish = [{name = "build", command = ["python", "-m", "build"], timeout = 900}]
+                             # "once at the end" rungs: `prewrite finish` or `apply --finish`
 """
 
 from __future__ import annotations
@@ -65,6 +70,13 @@ _RUFF_FILES = ("ruff.toml", ".ruff.toml")
 
 
 @dataclass(frozen=True)
+class FinishRung:
+    name: str
+    command: tuple[str, ...]
+    timeout_s: float
+
+
+@dataclass(frozen=True)
 class LadderConfig:
     format: bool
     lint: bool
@@ -74,6 +86,10 @@ class LadderConfig:
     allow: tuple[str, ...]
     allow_dependency_changes: bool
     source: str  # where the definition came from, for the receipt
+    tests: bool = True
+    test_timeout_s: float = 300.0
+    rollback_on_fail: bool = False
+    finish: tuple[FinishRung, ...] = ()
 
     def enabled(self, rung: str) -> bool:
         return {"format": self.format, "lint": self.lint, "typecheck": self.typecheck}.get(
@@ -122,7 +138,8 @@ def load_config(root: Path) -> LadderConfig:
         tool.get("prewrite", {}) if isinstance(tool.get("prewrite"), dict) else {}
     )
     known = {"format", "lint", "typecheck", "allow_extensions", "deny", "allow",
-             "allow_dependency_changes"}  # fmt: skip
+             "allow_dependency_changes", "tests", "test_timeout", "rollback_on_fail",
+             "finish"}  # fmt: skip
     unknown = sorted(set(table) - known)
     if unknown:
         raise BadRequest(
@@ -140,4 +157,37 @@ def load_config(root: Path) -> LadderConfig:
         allow=tuple(p.lower() for p in _strings(table, "allow", ())),
         allow_dependency_changes=_flag(table, "allow_dependency_changes", False),
         source="pyproject.toml [tool.prewrite]" if table else "defaults",
+        tests=_flag(table, "tests", True),
+        test_timeout_s=_seconds(table.get("test_timeout", 300), "test_timeout"),
+        rollback_on_fail=_flag(table, "rollback_on_fail", False),
+        finish=_finish_rungs(table.get("finish", [])),
     )
+
+
+def _seconds(value: object, key: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+        raise BadRequest(
+            f"[tool.prewrite] {key} must be a positive number of seconds",
+            [ErrorDetail(f"{key} = {value!r}", "pyproject.toml")],
+        )
+    return float(value)
+
+
+def _finish_rungs(value: object) -> tuple[FinishRung, ...]:
+    bad = BadRequest(
+        "[tool.prewrite] finish must be a list of {name, command = [...], timeout}",
+        [ErrorDetail(f"finish = {value!r}", "pyproject.toml")],
+    )
+    if not isinstance(value, list):
+        raise bad
+    rungs: list[FinishRung] = []
+    for item in value:  # pyright: ignore[reportUnknownVariableType]
+        if not isinstance(item, dict):
+            raise bad
+        table: dict[str, Any] = item  # pyright: ignore[reportUnknownVariableType]
+        name, command = table.get("name"), table.get("command")
+        if not isinstance(name, str) or not isinstance(command, list) or not command:
+            raise bad
+        argv = tuple(str(a) for a in command)  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
+        rungs.append(FinishRung(name, argv, _seconds(table.get("timeout", 900), "finish.timeout")))
+    return tuple(rungs)

@@ -26,7 +26,6 @@ from prewrite.protocol import (
     Outcome,
     RungReport,
 )
-
 from prewrite_daemon.checker import Deadline
 from prewrite_daemon.diagnostics import introduced
 from prewrite_daemon.ladder.parse import parse_patch
@@ -55,6 +54,7 @@ class Ladder:
     typecheck: TypeCheck
     protected: tuple[Path, ...]
     reports: list[RungReport] = field(default_factory=lambda: [])
+    final: PreparedPatch | None = None  # the patch as it would be written (formatted)
     verified: list[str] = field(default_factory=lambda: [])
     not_verified: list[str] = field(default_factory=lambda: [])
 
@@ -167,6 +167,7 @@ class Ladder:
     ) -> CheckReply:
         if failed is not None and failed != "typecheck":
             self._skip_rest(failed)
+        self.final = patch
         files = [_candidate(e) for e in patch.edits]
         timings = {f"{r.rung}_ms": r.ms for r in self.reports if r.outcome in ("pass", "fail")}
         if typed is not None:

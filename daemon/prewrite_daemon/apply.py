@@ -1,0 +1,101 @@
+"""``apply``: validate everything, then write anything — then the disk rungs.
+
+The whole pre-write ladder runs first; only if every rung passed is the patch written, all
+files in one journalled transaction (``writer.py``), against the exact bytes the ladder
+validated. Then the checker's view is synced and the disk rungs run: the affected tests, and
+with ``finish`` the workspace's "once at the end" rungs. A workspace may opt into rolling the
+write back when a disk rung fails. One writer per workspace at a time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import TYPE_CHECKING
+
+from prewrite.errors import PrewriteError
+from prewrite.protocol import (
+    ApplyReply,
+    ApplyRequest,
+    CandidateFile,
+    CheckRequest,
+    DiskResult,
+    FinishReply,
+    RungReport,
+)
+from prewrite_daemon.ladder.config import LadderConfig, load_config
+from prewrite_daemon.ladder.disk import affected_tests, run_finish, run_tests
+from prewrite_daemon.writer import Transaction, recover, revert
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from prewrite_daemon.ladder.runner import Ladder
+    from prewrite_daemon.session import Entry
+
+
+def _report(result: DiskResult) -> RungReport:
+    outcome = "fail" if result.outcome in ("fail", "timeout") else result.outcome
+    return RungReport(result.rung, outcome, result.ms, result.outcome)
+
+
+async def apply_patch(
+    entry: Entry, request: ApplyRequest, ladder: Ladder, journal_dir: Path
+) -> ApplyReply:
+    """Run under the entry's write lock. Errors propagate (the caller records them)."""
+    await asyncio.to_thread(recover, journal_dir)
+    check = CheckRequest(request.root, request.changes, request.python, request.timeout_s)
+    reply = await ladder.run(check)
+    if not reply.ok or ladder.final is None:
+        return ApplyReply(False, reply, [], [])
+    patch = ladder.final
+    changes = {e.path: None if e.new_text is None else e.new_text.encode() for e in patch.edits}
+    bases = {e.path: None if e.old_text is None else e.old_text.encode() for e in patch.edits}
+    txn = Transaction(ladder.root, journal_dir, changes, bases)
+    started = time.perf_counter()
+    try:
+        plan = await asyncio.to_thread(txn.run)
+    except PrewriteError:
+        ladder.reports.append(RungReport("write", "fail", _ms(started)))
+        raise
+    ladder.reports.append(RungReport("write", "pass", _ms(started)))
+    written = [CandidateFile(e.path, e.after) for e in plan.entries]
+    try:
+        await entry.sync()
+        disk = await _disk_rungs(entry, ladder.config, list(changes), request.finish)
+        ladder.reports.extend(_report(d) for d in disk)
+        failed = any(d.outcome in ("fail", "timeout") for d in disk)
+        rolled_back = False
+        if failed and ladder.config.rollback_on_fail:
+            await asyncio.to_thread(revert, plan)
+            await entry.sync()
+            rolled_back = True
+    finally:
+        await asyncio.to_thread(txn.cleanup, plan)
+    return ApplyReply(not failed, reply, written, disk, rolled_back)
+
+
+async def _disk_rungs(
+    entry: Entry, config: LadderConfig, changed: list[str], finish: bool
+) -> list[DiskResult]:
+    ws = entry.workspace
+    results: list[DiskResult] = []
+    if config.tests:
+        tests = affected_tests(ws.graph, changed, set(ws.shadow.files))
+        results.append(await run_tests(ws.python, ws.root, tests, config.test_timeout_s))
+    if finish:
+        results += await finish_rungs(ws.root, config)
+    return results
+
+
+async def finish_rungs(root: Path, config: LadderConfig) -> list[DiskResult]:
+    return [await run_finish(r.name, list(r.command), root, r.timeout_s) for r in config.finish]
+
+
+async def finish(root: Path) -> FinishReply:
+    results = await finish_rungs(root, load_config(root))
+    return FinishReply(all(r.outcome == "pass" for r in results), results)
+
+
+def _ms(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 1)
