@@ -1,15 +1,19 @@
-"""`apply` end to end: the ladder, the all-or-nothing write, then the affected tests (real pytest)."""
+"""`apply` end to end: the ladder, the all-or-nothing write, then the affected tests."""
 
 from __future__ import annotations
 
 import sys
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import psutil
 import pytest
 
 from prewrite import Client, change_file, new_file
-from prewrite.protocol import ApplyReply, FileChange
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from prewrite.protocol import ApplyReply, FileChange
 
 pytestmark = pytest.mark.e2e
 
