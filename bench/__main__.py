@@ -22,13 +22,12 @@ import tempfile
 import time
 from pathlib import Path
 
+import bench.rungs
+from bench.demo import EXAMPLE, cold_cli, green_patch, red_patch
 from prewrite import Client, FileChange
 from prewrite.protocol import CheckRequest
 from prewrite.runtime import RuntimePaths
 from prewrite_daemon.session import Registry
-
-import bench.rungs
-from bench.demo import EXAMPLE, cold_cli, green_patch, red_patch
 
 RESULTS = Path(__file__).parent / "results"
 

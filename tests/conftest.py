@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+
 from prewrite.client import Client
 from prewrite.runtime import RuntimePaths
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 import msgspec
 import psutil
 import pytest
+
 from prewrite.changes import sha256_hex
 from prewrite.protocol import CheckReply, StatusReply
 from prewrite.runtime import RuntimePaths, read_status

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+
 from prewrite.client import Client
 from prewrite.errors import DaemonUnavailable
 from prewrite.runtime import RuntimePaths

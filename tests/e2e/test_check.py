@@ -8,11 +8,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import pytest
+
 from prewrite import Client, change_file, delete_file, new_file
 from prewrite.errors import CheckTimeout, ForbiddenPath, PathOutsideWorkspace, StaleBase
 from prewrite.framing import send_frame
 from prewrite.protocol import PROTOCOL_VERSION, CheckReply, CheckRequest, FileChange, Hello
-
 from tests.e2e.repo_fixture import FILES, write_repo
 
 if TYPE_CHECKING:

@@ -26,7 +26,6 @@ if TYPE_CHECKING:
 
     from prewrite.client import Client
     from prewrite.protocol import Diagnostic
-
     from tests.support.patchgen import GeneratedPatch
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]

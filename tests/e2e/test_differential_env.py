@@ -11,8 +11,8 @@ the same httpx workspace per test:
 The oracle is the cold pyright CLI on the tree as it is on disk at that moment (the base) and on
 a patched copy of it, diffed with the daemon's own ``introduced`` rule, as in
 ``test_differential``. Every case states the verdict it was designed for, so an oracle (or a
-daemon) that ignores the configuration cannot pass by agreeing with itself. The cold runs of a
-step run two at a time while the daemon checks, which keeps the file at a few minutes.
+daemon) that ignores the configuration cannot pass by agreeing with itself. The oracle works on
+snapshots in background threads, so its cold runs overlap the daemon's checks and later steps.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import pytest
-from prewrite.changes import change_file, new_file
 
+from prewrite.changes import change_file, new_file
 from tests.support.oracle import (
     cold_pyright,
     introduced_between,
@@ -35,7 +35,7 @@ from tests.support.oracle import (
     write_patched_copy,
 )
 from tests.support.patchgen import GREEN_STATEMENTS, RED_STATEMENTS
-from tests.support.patchkit import Context, after_imports, body_insert, def_paren, end_of_file
+from tests.support.patchkit import Context, after_imports, body_insert, end_of_file
 from tests.support.sourceindex import Edit, Function, SourceIndex, apply_edits, insert_at
 from tests.support.workloads import Workload, copy_workspace, prepare_workload, typecheck_only
 
@@ -56,7 +56,6 @@ ADDED_TEXT = (
     "def pw_disk_helper(value: int) -> int:\n    return value + 1\n"
 )
 USE_ADDED = "_PW_VALUE = pw_disk_helper(1)"
-MISUSE_ADDED = "_PW_BAD: str = pw_disk_helper(1)"
 UNUSED_LOCAL = "pw_unused = len('prewrite')"  # reportUnusedVariable: a warning, an error in strict
 
 
@@ -124,7 +123,7 @@ def _shown(label: str, diagnostics: Sequence[Diagnostic]) -> list[str]:
 # --- judging ---------------------------------------------------------------------------------
 
 
-ORACLE_THREADS = 2  # with the daemon's own runs, this keeps both cores of the CI machine busy
+ORACLE_THREADS = 2  # cold runs at a time; with the daemon's, enough to fill a 2-core machine
 
 
 def _oracle_case(
@@ -140,9 +139,9 @@ def _oracle_case(
 class Judge:
     """Each case by the daemon now, and by the oracle on copies of the tree as it is now.
 
-    The cold runs go on in the background while the test changes the disk for its next step:
-    the daemon's checks (one at a time) and the oracle's runs (``ORACLE_THREADS`` at a time)
-    overlap, which keeps the file at a few minutes.
+    The copies are made before the daemon is asked, and the cold runs go on in the background
+    while the test changes the disk for its next step: the daemon's checks (one at a time) and
+    the oracle's runs (``ORACLE_THREADS`` at a time) overlap, keeping the file at a few minutes.
     """
 
     def __init__(self, client: Client, workload: Workload, pool: Executor, scratch: Path) -> None:
@@ -161,11 +160,18 @@ class Judge:
         base = self.pool.submit(cold_pyright, base_tree, python)
         for case, tree in zip(cases, trees, strict=True):
             oracle = self.pool.submit(_oracle_case, base, base_tree, tree, python)
+            import time
+            t = time.perf_counter()
             reply = self.client.check(root, case.changes, python=python, timeout_s=300)
+            print(f"{time.strftime('%X')} {label} | {case.name}: daemon {time.perf_counter() - t:.1f}s {reply.timings_ms}", flush=True)
             self._pending.append((replace(case, name=f"{label} | {case.name}"), oracle, reply))
         return base
 
     def outcomes(self) -> list[Outcome]:
+        import time
+        t = time.perf_counter()
+        [o.result() for _, o, _ in self._pending]
+        print(f"{time.strftime('%X')} oracle tail {time.perf_counter() - t:.1f}s", flush=True)
         root = self.workload.root
         return [
             Outcome(case, oracle.result(), normalize_paths(reply.diagnostics, root), reply.ok)
@@ -306,15 +312,6 @@ def retype_on_disk(ctx: Context, fn: Function) -> str:
     return f"{fn.path}:{fn.name}->{new}"
 
 
-def required_param(ctx: Context, fn: Function) -> FileChange:
-    """A new first parameter without a default: ``fn``'s callers in other modules break."""
-    fn = next(f for f in ctx.index.functions if (f.path, f.qualname) == (fn.path, fn.qualname))
-    line, col = def_paren(ctx.index.files[fn.path], fn)
-    change = ctx.edited(fn.path, [insert_at(line, col, "pw_required: int, ")])
-    assert change is not None
-    return change
-
-
 @pytest.mark.timeout(900)
 def test_disk_changes_between_checks_match_cold_pyright(judge: Judge, workload: Workload) -> None:
     root = workload.root
@@ -335,7 +332,6 @@ def test_disk_changes_between_checks_match_cold_pyright(judge: Judge, workload: 
             (body_edit(ctx, GREEN_STATEMENTS[0], importer),),
             False,
         ),
-        Case(f"required parameter on {fn.name}", (required_param(ctx, fn),), True),
     )
 
     (root / ADDED_MODULE).write_text(ADDED_TEXT)
@@ -343,7 +339,6 @@ def test_disk_changes_between_checks_match_cold_pyright(judge: Judge, workload: 
     judge.step(
         f"on disk: created {ADDED_MODULE}",
         Case("import it and use it", (import_added_module(ctx, USE_ADDED),), False),
-        Case("import it, misuse the result", (import_added_module(ctx, MISUSE_ADDED),), True),
     )
 
     (root / ADDED_MODULE).unlink()

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pytest
-from prewrite import Client, change_file, new_file
 
+from prewrite import Client, change_file, new_file
 from tests.e2e.freshness_repo import (
     PYPROJECT,
     STRICT,

@@ -10,11 +10,11 @@ import asyncio
 from typing import TYPE_CHECKING
 
 import pytest
+
 from prewrite import new_file
 from prewrite.errors import StaleEnvironment
 from prewrite.protocol import CheckRequest
 from prewrite_daemon.session import Registry
-
 from tests.e2e.freshness_repo import (
     FILES,
     PYPROJECT,

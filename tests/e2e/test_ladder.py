@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from prewrite import Client, change_file, new_file
 from prewrite.changes import sha256_hex
 from prewrite.errors import FindAmbiguous, FindMismatch, ForbiddenPath, UnverifiableExtension

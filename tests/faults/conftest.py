@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING
 
 import psutil
 import pytest
-from prewrite_daemon.backends.lsp_process import LspProcess
 
+from prewrite_daemon.backends.lsp_process import LspProcess
 from tests.faults.harness import is_gone, no_settings
 
 if TYPE_CHECKING:

@@ -12,16 +12,15 @@ import time
 from typing import TYPE_CHECKING
 
 import pytest
+
 from prewrite.errors import BackendFailed, CheckTimeout
 from prewrite_daemon.backends.base import BackendState, RawDiagnostic
-
 from tests.faults.harness import fake_argv, is_gone
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from prewrite_daemon.backends.lsp_process import LspProcess
-
     from tests.faults.harness import MakeServer
 
 START_S = 20.0  # generous: only a broken fake takes that long, a working one starts in < 1 s

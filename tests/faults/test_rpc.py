@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 import msgspec
 import pytest
+
 from prewrite.framing import HEADER, MAX_FRAME_BYTES, recv_frame, send_frame
 from prewrite.protocol import (
     PROTOCOL_VERSION,

@@ -14,7 +14,6 @@ import random
 from typing import TYPE_CHECKING
 
 from prewrite.changes import delete_file, new_file
-
 from tests.support.patchkit import (
     Context,
     GeneratedPatch,

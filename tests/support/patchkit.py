@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
 from prewrite.changes import change_file
-
 from tests.support.sourceindex import (
     Edit,
     Function,

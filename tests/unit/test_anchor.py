@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pytest
+
 from prewrite.changes import sha256_hex
 from prewrite.errors import BadRequest, FindAmbiguous, FindMismatch, StaleBase
 from prewrite.protocol import Edit, FileChange

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 import pytest
+
 from prewrite import errors, framing
 from prewrite.errors import (
     ERROR_CLASSES,

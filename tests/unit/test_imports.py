@@ -6,6 +6,7 @@ import ast
 import textwrap
 
 import pytest
+
 from prewrite_daemon.imports import ImportGraph, imported_names, interface_changed, module_names
 
 

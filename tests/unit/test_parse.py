@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+
 from prewrite_daemon.ladder.parse import parse_error, parse_patch
 from prewrite_daemon.patch import FileEdit, PreparedPatch
 

@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
+
 from prewrite.changes import sha256_hex
 from prewrite.errors import BadRequest, ForbiddenPath, PathOutsideWorkspace, StaleBase
 from prewrite.protocol import FileChange

@@ -6,8 +6,8 @@ import ast
 from typing import TYPE_CHECKING
 
 import pytest
-from prewrite.changes import sha256_hex
 
+from prewrite.changes import sha256_hex
 from tests.support.patchgen import KINDS, generate_patches
 from tests.support.sourceindex import Edit, apply_edits, insert_at
 

@@ -6,6 +6,7 @@ import sqlite3
 from typing import TYPE_CHECKING
 
 import pytest
+
 from prewrite.errors import FindMismatch
 from prewrite.protocol import CheckReply, Outcome, RungReport, RungStats
 from prewrite_daemon.ladder.record import VerdictRecord

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+
 from prewrite_daemon.ladder import ruff as ruff_module
 from prewrite_daemon.ladder.ruff import Ruff, ruff_executable
 
