@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from prewrite.errors import BadRequest, CheckTimeout, ErrorDetail
 from prewrite.protocol import CheckReply, Diagnostic
 from prewrite_daemon.backends.base import Backend, FileEvent
-from prewrite_daemon.diagnostics import has_error, introduced, to_wire
+from prewrite_daemon.diagnostics import has_error, introduced_by_patch, to_wire
 from prewrite_daemon.imports import ImportGraph, interface_changed
 
 if TYPE_CHECKING:
@@ -155,16 +155,7 @@ async def run_check(ctx: CheckContext, patch: PreparedPatch, timeout_s: float) -
     finally:
         _revert(ctx, plan.python_edits, opened)
 
-    new: list[Diagnostic] = []
-    for rel in plan.checked:
-        edit = edits.get(rel)
-        new += introduced(
-            ctx.base_cache.get(rel, []),
-            candidate[rel],
-            edit.old_text if edit else None,
-            edit.new_text if edit else None,
-        )
-    new.sort(key=lambda d: (d.path, d.line, d.column, d.rule, d.message))
+    new = introduced_by_patch(ctx.base_cache, candidate, edits, plan.checked)
     return CheckReply(
         ok=not has_error(new),
         diagnostics=new,

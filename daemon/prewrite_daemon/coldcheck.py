@@ -9,21 +9,19 @@ tree or the environment moves. Slower, and correct.
 
 from __future__ import annotations
 
-import asyncio
 import json
-import os
 import shutil
-import signal
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from prewrite.errors import BackendFailed, CheckTimeout
+from prewrite.errors import BackendFailed
 from prewrite.protocol import CheckReply, Diagnostic
 from prewrite_daemon.backends.base import RawDiagnostic
 from prewrite_daemon.backends.pyright import cli_argv
 from prewrite_daemon.checker import Deadline, relocate
-from prewrite_daemon.diagnostics import has_error, introduced, to_wire
+from prewrite_daemon.diagnostics import has_error, introduced_by_patch, to_wire
+from prewrite_daemon.process import run_captured
 from prewrite_daemon.shadow import is_mirrored
 
 if TYPE_CHECKING:
@@ -45,24 +43,13 @@ async def run_cli(tree: Path, python: str, timeout_s: float, real_root: Path) ->
 
     Paths quoted in messages are rewritten from ``tree`` to ``real_root``.
     """
-    proc = await asyncio.create_subprocess_exec(
-        *cli_argv(), "--outputjson", "--pythonpath", python,
-        cwd=tree, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-        start_new_session=True,
-    )  # fmt: skip
-    try:
-        out, err = await asyncio.wait_for(proc.communicate(), timeout_s)
-    except TimeoutError as exc:
-        raise CheckTimeout(f"the cold pyright run took longer than {timeout_s:.1f}s") from exc
-    finally:
-        if proc.returncode is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            await proc.wait()
+    argv = [*cli_argv(), "--outputjson", "--pythonpath", python]
+    code, out, err = await run_captured(argv, tree, None, timeout_s, "the cold pyright run")
     try:
         report: dict[str, Any] = json.loads(out)
     except ValueError as exc:
-        tail = (err or out).decode(errors="replace")[-500:]
-        raise BackendFailed(f"pyright exited {proc.returncode} without a report: {tail}") from exc
+        tail = (err or out)[-500:]
+        raise BackendFailed(f"pyright exited {code} without a report: {tail}") from exc
     results: Results = {}
     for item in report.get("generalDiagnostics", []):
         d = _from_cli(item, tree)
@@ -126,16 +113,7 @@ async def run_cold_check(
     deleted = {e.path for e in patch.edits if e.new_text is None}
     files = {rel for rel in shadow.files if rel.endswith((".py", ".pyi"))} - deleted
     files |= {e.path for e in patch.edits if e.is_python and e.new_text is not None}
-    new: list[Diagnostic] = []
-    for rel in sorted(set(base) | set(candidate)):
-        edit = edits.get(rel)
-        new += introduced(
-            base.get(rel, []),
-            candidate.get(rel, []),
-            edit.old_text if edit else None,
-            edit.new_text if edit else None,
-        )
-    new.sort(key=lambda d: (d.path, d.line, d.column, d.rule, d.message))
+    new = introduced_by_patch(base, candidate, edits, set(base) | set(candidate))
     return CheckReply(
         ok=not has_error(new),
         diagnostics=new,

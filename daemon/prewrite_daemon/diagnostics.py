@@ -11,12 +11,12 @@ from __future__ import annotations
 import difflib
 import re
 from collections import defaultdict
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from prewrite.protocol import Diagnostic, Severity
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Iterable, Mapping, Sequence
 
     from prewrite_daemon.backends.base import RawDiagnostic
 
@@ -127,3 +127,33 @@ def introduced(
 
 def has_error(diagnostics: Iterable[Diagnostic]) -> bool:
     return any(d.severity == "error" for d in diagnostics)
+
+
+class TextPair(Protocol):
+    """A file's base and candidate text (``FileEdit`` is one)."""
+
+    @property
+    def old_text(self) -> str | None: ...
+
+    @property
+    def new_text(self) -> str | None: ...
+
+
+def introduced_by_patch(
+    base: Mapping[str, Sequence[Diagnostic]],
+    candidate: Mapping[str, Sequence[Diagnostic]],
+    texts: Mapping[str, TextPair],
+    paths: Iterable[str],
+) -> list[Diagnostic]:
+    """What the patch introduced across ``paths``, sorted; unpatched files keep their lines."""
+    new: list[Diagnostic] = []
+    for rel in paths:
+        pair = texts.get(rel)
+        new += introduced(
+            base.get(rel, []),
+            candidate.get(rel, []),
+            pair.old_text if pair else None,
+            pair.new_text if pair else None,
+        )
+    new.sort(key=lambda d: (d.path, d.line, d.column, d.rule, d.message))
+    return new

@@ -78,6 +78,7 @@ class Entry:
     after: str | None  # sha256 of the new bytes; None = delete
     stage: str | None  # absolute path of the staged new content
     undo: str | None  # absolute path of the copy of the original
+    mode: int | None = None  # the original's permission bits, restored with it
 
 
 @dataclass(frozen=True)
@@ -151,9 +152,10 @@ class Transaction:
                 missing = [p for p in target.parents if not p.exists() and self.root in p.parents]
                 created += [str(p) for p in reversed(missing) if str(p) not in created]
             undo = str(self.dir / f"undo-{len(entries)}") if base is not None else None
+            mode = stat.S_IMODE(target.stat().st_mode) if base is not None else None
             entries.append(
                 Entry(rel, _sha(base) if base is not None else None,
-                      _sha(data) if data is not None else None, stage, undo)
+                      _sha(data) if data is not None else None, stage, undo, mode)
             )  # fmt: skip
         return Plan(self.txn, str(self.root), "prepared", tuple(entries), tuple(created))
 
@@ -203,7 +205,8 @@ class Transaction:
                     _write_durable(Path(entry.stage), data, mode)
                 except OSError as exc:
                     raise WriteFailed(
-                        f"cannot stage {entry.path}: {exc.strerror}", [ErrorDetail("", entry.path)]
+                        f"cannot stage {entry.path}: {exc.strerror}",
+                        [ErrorDetail(exc.strerror or "write failed", entry.path)],
                     ) from exc
         _fsync_dir(self.dir)
 
@@ -256,6 +259,8 @@ def undo_swapped(root: Path, entries: list[Entry]) -> None:
             restore = target.parent / f".{target.name}.prewrite-restore.tmp"
             restore.unlink(missing_ok=True)
             shutil.copyfile(entry.undo, restore)
+            if entry.mode is not None:
+                os.chmod(restore, entry.mode)
             os.replace(restore, target)
         else:
             target.unlink(missing_ok=True)

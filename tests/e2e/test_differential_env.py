@@ -160,18 +160,11 @@ class Judge:
         base = self.pool.submit(cold_pyright, base_tree, python)
         for case, tree in zip(cases, trees, strict=True):
             oracle = self.pool.submit(_oracle_case, base, base_tree, tree, python)
-            import time
-            t = time.perf_counter()
             reply = self.client.check(root, case.changes, python=python, timeout_s=300)
-            print(f"{time.strftime('%X')} {label} | {case.name}: daemon {time.perf_counter() - t:.1f}s {reply.timings_ms}", flush=True)
             self._pending.append((replace(case, name=f"{label} | {case.name}"), oracle, reply))
         return base
 
     def outcomes(self) -> list[Outcome]:
-        import time
-        t = time.perf_counter()
-        [o.result() for _, o, _ in self._pending]
-        print(f"{time.strftime('%X')} oracle tail {time.perf_counter() - t:.1f}s", flush=True)
         root = self.workload.root
         return [
             Outcome(case, oracle.result(), normalize_paths(reply.diagnostics, root), reply.ok)

@@ -25,13 +25,18 @@ from prewrite.errors import (
 from prewrite.framing import HEADER, MAX_FRAME_BYTES, body_length, encode_frame
 from prewrite.protocol import (
     PROTOCOL_VERSION,
+    ApplyReply,
+    ApplyRequest,
     CandidateFile,
     CheckReply,
     CheckRequest,
     Diagnostic,
+    DiskResult,
     Edit,
     ErrorReply,
     FileChange,
+    FinishReply,
+    FinishRequest,
     Hello,
     HelloReply,
     Patch,
@@ -71,6 +76,8 @@ REQUESTS: list[Request] = [
     ),
     StatusRequest(),
     StatsRequest("/w"),
+    ApplyRequest("/w", [FileChange("a.py", "ab" * 32, "x = 2\n")], None, 30.0, finish=True),
+    FinishRequest("/w"),
     StopRequest(),
 ]
 REPLIES: list[Reply] = [
@@ -91,6 +98,14 @@ REPLIES: list[Reply] = [
         7, "0.1.0", "/run/x.sock", 3.5, [WorkspaceStatus("/w", "/py", "running", 2, 9, 42)]
     ),
     StatsReply(3, [RungStats("lint", 3, 1, 12.5)], {"ok": 2, "failed:lint": 1}),
+    ApplyReply(
+        False,
+        CheckReply(True, [], ["a.py"], {"typecheck_ms": 50.0}),
+        [CandidateFile("a.py", "cd" * 32)],
+        [DiskResult("tests", "fail", 812.0, ["python", "-m", "pytest"], ["t.py::x"], "1 failed")],
+        rolled_back=True,
+    ),
+    FinishReply(True, [DiskResult("build", "pass", 10.0, ["make"], [], "")]),
     StopReply(),
     ErrorReply("stale_base", "1 file changed", [ErrorDetail("moved", "a.py"), ErrorDetail("x")]),
 ]

@@ -14,13 +14,13 @@ import hashlib
 import json
 import os
 import shutil
-import signal
 import sys
 from pathlib import Path
 from typing import Any
 
-from prewrite.errors import BackendFailed, CheckTimeout
+from prewrite.errors import BackendFailed
 from prewrite.protocol import Diagnostic
+from prewrite_daemon.process import run_captured
 
 CONCURRENCY = 4
 
@@ -37,20 +37,7 @@ def ruff_executable(python: str) -> str:
 
 
 async def _run(argv: list[str], text: str, cwd: Path, timeout_s: float) -> tuple[int, str, str]:
-    proc = await asyncio.create_subprocess_exec(
-        *argv, cwd=cwd, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE, start_new_session=True,
-    )  # fmt: skip
-    try:
-        out, err = await asyncio.wait_for(proc.communicate(text.encode()), timeout_s)
-    except TimeoutError as exc:
-        raise CheckTimeout(f"{argv[1]} took longer than {timeout_s:.1f}s") from exc
-    finally:
-        if proc.returncode is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            await proc.wait()
-    assert proc.returncode is not None
-    return proc.returncode, out.decode(), err.decode()
+    return await run_captured(argv, cwd, text, timeout_s, argv[1])
 
 
 class Ruff:

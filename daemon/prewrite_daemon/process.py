@@ -1,0 +1,42 @@
+"""Short-lived helper processes (pyright CLI, ruff): own process group, deadline, always reaped."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from typing import TYPE_CHECKING
+
+from prewrite.errors import BackendFailed, CheckTimeout
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+
+async def run_captured(
+    argv: list[str], cwd: Path, stdin_text: str | None, timeout_s: float, what: str
+) -> tuple[int, str, str]:
+    """(exit code, stdout, stderr); past ``timeout_s`` the whole group is killed: ``timeout``."""
+    try:
+        proc = await asyncio.create_subprocess_exec(
+            *argv, cwd=cwd,
+            stdin=asyncio.subprocess.PIPE if stdin_text is not None else asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+            start_new_session=True,
+        )  # fmt: skip
+    except OSError as exc:
+        raise BackendFailed(f"cannot run {argv[0]}: {exc}") from exc
+    data = stdin_text.encode() if stdin_text is not None else None
+    try:
+        out, err = await asyncio.wait_for(proc.communicate(data), timeout_s)
+    except TimeoutError as exc:
+        raise CheckTimeout(f"{what} took longer than {timeout_s:.1f}s") from exc
+    finally:
+        if proc.returncode is None:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            await proc.wait()
+    assert proc.returncode is not None
+    return proc.returncode, out.decode(errors="replace"), err.decode(errors="replace")
