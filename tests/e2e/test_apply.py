@@ -131,3 +131,25 @@ def test_stats_include_the_write_and_the_disk_rungs(client: Client, tmp_path: Pa
     stats = {r.rung: (r.runs, r.caught) for r in client.stats(root).rungs}
     assert stats["write"] == (2, 0)
     assert stats["tests"] == (2, 1)
+
+
+def test_finish_rungs_run_once_at_the_end(client: Client, tmp_path: Path) -> None:
+    finish = (
+        'finish = [{name = "marker", command = ["python3", "-c", '
+        "\"import pathlib; pathlib.Path('finished').write_text('yes')\"], timeout = 30},"
+        ' {name = "broken", command = ["python3", "-c", "raise SystemExit(3)"]}]\n'
+    )
+    root = make_repo(tmp_path / "finish", PYPROJECT + finish)
+    body = FILES["pkg/calc.py"] + "\n"
+    plain = apply(client, root, change_file(root, "pkg/calc.py", body))
+    assert [d.rung for d in plain.disk] == ["tests"]  # finish rungs wait for the end
+    assert not (root / "finished").exists()
+    done = client.finish(root)
+    assert [(d.rung, d.outcome) for d in done.disk] == [("marker", "pass"), ("broken", "fail")]
+    assert not done.ok
+    assert (root / "finished").read_text() == "yes"
+    with_finish = client.apply(
+        root, [change_file(root, "pkg/calc.py", FILES["pkg/calc.py"])], python=sys.executable,
+        finish=True,
+    )  # fmt: skip
+    assert [d.rung for d in with_finish.disk] == ["tests", "marker", "broken"]
