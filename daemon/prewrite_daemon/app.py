@@ -37,6 +37,7 @@ from prewrite.protocol import (
 from prewrite.runtime import DaemonStatusFile, RuntimePaths, ensure_private_dir, runtime_paths
 from prewrite_daemon.rpc import serve_unix
 from prewrite_daemon.session import Registry
+from prewrite_daemon.writer import recover
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -101,6 +102,7 @@ class Daemon:
     async def run(self) -> None:
         socket_path = self.paths.socket
         socket_path.unlink(missing_ok=True)  # we hold the lock: any socket here is stale
+        self._recover_writes()
         server = await serve_unix(str(socket_path), self.handle, self.after_reply)
         status = DaemonStatusFile(os.getpid(), str(socket_path), __version__, PROTOCOL_VERSION)
         _write_atomic(self.paths.status_file, msgspec.json.encode(status))
@@ -126,6 +128,15 @@ class Daemon:
             await self.registry.stop()
             socket_path.unlink(missing_ok=True)
             log.info("prewrite daemon stopped")
+
+    def _recover_writes(self) -> None:
+        """Finish or undo every write an earlier daemon was interrupted in (before serving)."""
+        journals = self.paths.state_dir / "journal"
+        if not journals.is_dir():
+            return
+        for workspace in sorted(journals.iterdir()):
+            for txn in recover(workspace):
+                log.warning("recovered the interrupted write %s in %s", txn, workspace.name)
 
     async def _idle_watch(self) -> None:
         timeout_s = self.idle_timeout_s or 0.0

@@ -22,7 +22,9 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from prewrite.client import wait_for_daemon
 from prewrite.errors import StaleBase
+from prewrite.runtime import RuntimePaths
 from prewrite_daemon.writer import Transaction, recover
 from tests.faults.writer_child import CRASH_EXIT, ERROR_EXIT, READY
 from tests.faults.writer_tree import (
@@ -279,3 +281,33 @@ def test_modes_existing_kept_new_from_umask(tmp_path: Path) -> None:
         "newdir/sub/added.py": 0o640,
         "top_added.py": 0o640,
     }
+
+
+# --- recovery by a starting daemon ------------------------------------------------------------
+
+
+def test_a_starting_daemon_finishes_an_interrupted_write(tmp_path: Path) -> None:
+    """A write cut off after its commit is completed by the next daemon, before it serves."""
+    runtime = Path(tempfile.mkdtemp(prefix="pw-", dir="/tmp"))
+    try:
+        ws = Workspace(tmp_path)
+        ws.journal = runtime / "state" / "journal" / "ws0"  # where a daemon looks for journals
+        code, _ = run_child(ws, "--crash-at", "swapped", "--occurrence", "2")
+        assert code == CRASH_EXIT
+        assert snapshot(ws.root) not in (ws.before, ws.after)  # half-applied, as the crash left it
+        paths = RuntimePaths(runtime)
+        env = dict(os.environ, PREWRITE_RUNTIME_DIR=str(runtime), PREWRITE_PYRIGHT_DIST="/none")
+        daemon = subprocess.Popen(
+            [sys.executable, "-m", "prewrite_daemon"], env=env, cwd=REPO,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        try:
+            with wait_for_daemon(paths, 30.0):
+                pass  # listening: recovery ran before the socket was served
+            assert snapshot(ws.root) == ws.after
+            ws.assert_clean()
+        finally:
+            daemon.terminate()
+            daemon.wait(30)
+    finally:
+        shutil.rmtree(runtime, ignore_errors=True)
