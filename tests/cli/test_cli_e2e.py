@@ -136,14 +136,15 @@ def test_a_red_patch_exits_1_and_names_the_broken_importer(cli: Cli, repo: Path)
     assert t.code == 1, t.err
     # b.py:3:10: error: Type "str" is not ... "int"\n    "str" is not ... [reportAssignmentType]
     assert re.match(r"b\.py:3:\d+: error: [^\n]+\n.* \[reportAssignmentType\]\n", t.out), t.out
-    assert t.out.splitlines()[-1].startswith("prewrite: FAILED: 1 new error(s)")
+    assert t.out.splitlines()[-1].startswith("prewrite: FAILED at typecheck: 1 new error(s)")
     assert (repo / "a.py").read_text() == A_PY  # checked, never written
 
 
 def test_a_green_patch_exits_0(cli: Cli, repo: Path) -> None:
     t = check(cli, repo, "--patch", str(write_patch(repo, GREEN)))
     assert t.code == 0, t.err
-    assert t.out.startswith("prewrite: ok: 0 new error(s)")
+    assert t.out.splitlines()[-1].startswith("prewrite: ok: 0 new error(s)")
+    assert "prewrite: rungs: policy pass" in t.out
     assert (repo / "a.py").read_text() == A_PY
 
 
