@@ -30,6 +30,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 SERVER_CANCELLED = -32802
+REAP_S = 5.0
 _SEVERITY = {1: "error", 2: "warning", 3: "information", 4: "hint"}
 _EVENT_KIND = {
     "created": lsp.FileChangeType.Created,
@@ -234,6 +235,7 @@ class LspProcess:
             return task.result()
         task.cancel()
         if exited in done:
+            await self._reap(REAP_S)  # report the failure once the child is really gone
             raise BackendFailed(f"the language server failed ({self._lost_reason}) before {what}")
         raise CheckTimeout(f"no {what} from the language server within {timeout_s:.1f}s")
 
@@ -253,6 +255,15 @@ class LspProcess:
             return
         if not self._stop_reading.is_set():
             self._lose("it exited or closed its output")
+
+    async def _reap(self, timeout_s: float) -> None:
+        proc = self._proc
+        if proc is None or proc.returncode is not None:
+            return
+        try:
+            await asyncio.wait_for(asyncio.shield(proc.wait()), timeout_s)
+        except TimeoutError:
+            log.warning("language server pid %s not reaped within %.0fs", proc.pid, timeout_s)
 
     def _lose(self, reason: str) -> None:
         """The child is unusable: fail every pending call now and kill it."""
