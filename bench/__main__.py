@@ -1,149 +1,185 @@
-"""`make bench`: warm vs cold vs floor on the bundled example, side by side in one run.
+"""`make bench`: prewrite's warm check vs the cold pyright CLI vs the in-process floor vs dmypy,
+side by side in one run, on real workloads.
 
-The full harness over real PyPI workloads is still to come; this measures what exists now:
-- cold: the ``pyright`` CLI on the patched tree written to a copy (what an agent does today);
-- first: the daemon's first check (starts pyright);
-- warm: ``prewrite check`` through the client, p50/p95;
-- floor: the same overlay check in-process against a warm pyright, no socket or daemon between.
-Results go to bench/results/ (JSON and Markdown), not committed.
+Workloads (``bench.workloads``): pinned PyPI sdists of three sizes (click, httpx, pytest), each
+with a venv of its pinned dependencies, cached between runs; ``--quick`` measures the bundled demo
+repo instead, with 3 runs (the smoke test's mode). Per workload, a fixed seeded set of patches
+(``bench.patches``) is measured:
+- cold: ``pyright --outputjson`` on the patched tree written to a temporary copy;
+- daemon: a private daemon's start, first check, warm ``Client.check`` p50/p95, RSS, and the
+  restart after a configuration change;
+- floor: the same check in-process (``Registry``), no socket or daemon between;
+- dmypy: mypy's daemon re-checking the patched tree, warm;
+- the cheap rungs (policy, anchor, parse, ruff format, ruff lint) on the 1- and 5-file patches.
+Warm runs stop early (after 3) once a patch kind has taken 15 s, so that interface changes on
+the large workload fit the time budget. Outputs: results.json, results.md and results.png under
+bench/results/ (or --out).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import json
+import importlib.metadata
 import os
 import platform
 import shutil
-import statistics
 import sys
 import tempfile
 import time
+import traceback
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-import bench.rungs
-from bench.demo import EXAMPLE, cold_cli, green_patch, red_patch
-from prewrite import Client, FileChange
-from prewrite.protocol import CheckRequest
-from prewrite.runtime import RuntimePaths
-from prewrite_daemon.session import Registry
+from bench import measure, peer, rungs
+from bench.chart import write_chart
+from bench.patches import SEED, generate
+from bench.report import write
+from bench.workloads import CATALOGUE, FULL, QUICK, prepare, stage
+from prewrite_daemon.backends.pyright import checker_version
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from bench.patches import BenchPatch
+    from bench.workloads import Staged
 
 RESULTS = Path(__file__).parent / "results"
 
 
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
-
-
-def measure_daemon(
-    root: Path, patches: dict[str, list[FileChange]], runs: int, python: str, paths: RuntimePaths
-) -> dict[str, dict[str, float]]:
-    out: dict[str, dict[str, float]] = {}
-    with Client(paths=paths) as client:
-        started = time.perf_counter()
-        client.check(root, patches["green"], python=python)
-        out["first"] = {"ms": (time.perf_counter() - started) * 1000}
-        for name, changes in patches.items():
-            times: list[float] = []
-            for _ in range(runs):
-                t = time.perf_counter()
-                client.check(root, changes, python=python)
-                times.append((time.perf_counter() - t) * 1000)
-            out[name] = {"p50": statistics.median(times), "p95": percentile(times, 0.95)}
-        client.stop()
-    return out
-
-
-async def measure_floor(
-    root: Path, patches: dict[str, list[FileChange]], runs: int, python: str, state: Path
-) -> dict[str, dict[str, float]]:
-    registry = Registry(state)
-    out: dict[str, dict[str, float]] = {}
-    try:
-        await registry.check(CheckRequest(str(root), patches["green"], python))
-        for name, changes in patches.items():
-            times: list[float] = []
-            for _ in range(runs):
-                t = time.perf_counter()
-                await registry.check(CheckRequest(str(root), changes, python))
-                times.append((time.perf_counter() - t) * 1000)
-            out[name] = {"p50": statistics.median(times), "p95": percentile(times, 0.95)}
-    finally:
-        await registry.stop()
-    return out
-
-
-def main() -> int:
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m bench",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--runs", type=int, default=20, help="warm runs per patch (default 20)")
-    parser.add_argument("--quick", action="store_true", help="5 runs per patch")
-    args = parser.parse_args()
-    runs = 5 if args.quick else args.runs
-    python = shutil.which("python3") or sys.executable
-    with tempfile.TemporaryDirectory(prefix="pw-bench-", dir="/tmp") as tmp:
-        root = Path(tmp) / "shop-repo"
-        shutil.copytree(EXAMPLE, root)
-        patches = {"green": green_patch(root), "red": red_patch(root)}
-        paths = RuntimePaths(Path(tmp) / "run")
-        os.environ["PREWRITE_RUNTIME_DIR"] = str(paths.runtime_dir)
-        print("cold pyright CLI ...", flush=True)
-        cold = [cold_cli(root, patches["green"], python) for _ in range(3)]
-        print("daemon ...", flush=True)
-        daemon = measure_daemon(root, patches, runs, python, paths)
-        print("floor (in-process, no daemon) ...", flush=True)
-        floor = asyncio.run(measure_floor(root, patches, runs, python, Path(tmp) / "floor"))
-        print("cheap rungs (parse, format, lint) ...", flush=True)
-        cheap = bench.rungs.run(runs)
-    date = time.strftime("%Y-%m-%d %H:%M")
-    machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
-    workload = "bench/demo/repo (5 files)"
-    cold_ms = statistics.median(cold)
-    result = {
-        "date": date,
-        "machine": machine,
-        "workload": workload,
-        "runs": runs,
-        "cold_cli_ms": cold_ms,
-        "daemon": daemon,
-        "floor": floor,
+    parser.add_argument("--quick", action="store_true", help="demo repo only, 3 warm runs")
+    parser.add_argument("--runs", type=int, help="warm runs per patch (default 10, quick 3)")
+    parser.add_argument(
+        "--workloads",
+        help=f"comma-separated, from {', '.join(CATALOGUE)} (default: {','.join(FULL)})",
+    )
+    parser.add_argument("--seed", type=int, default=SEED, help=f"patch seed (default {SEED})")
+    parser.add_argument("--out", type=Path, default=RESULTS, help="output dir (bench/results)")
+    parser.add_argument("--no-dmypy", action="store_true", help="skip the dmypy peer")
+    args = parser.parse_args(argv)
+    if args.workloads:
+        names = tuple(n.strip() for n in args.workloads.split(",") if n.strip())
+    else:
+        names = QUICK if args.quick else FULL
+    unknown = [n for n in names if n not in CATALOGUE]
+    if unknown:
+        parser.error(f"unknown workload(s): {', '.join(unknown)}")
+    args.names = names
+    args.runs = args.runs or (3 if args.quick else 10)
+    if args.runs < 1:
+        parser.error("--runs must be at least 1")
+    return args
+
+
+def _phase(result: dict[str, Any], name: str, step: Callable[[], Any]) -> None:
+    """Run one measurement phase; a failure is recorded in the results and the bench goes on."""
+    print(f"  {name} ...", flush=True)
+    t = time.perf_counter()
+    try:
+        result[name] = step()
+    except Exception as exc:
+        traceback.print_exc()
+        result.setdefault("errors", []).append(f"{name}: {type(exc).__name__}: {exc}")
+    result.setdefault("phase_s", {})[name] = round(time.perf_counter() - t, 1)
+
+
+def _cold(staged: Staged, patches: list[BenchPatch]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for p in patches:
+        cold = measure.cold_pyright(staged, list(p.changes))
+        print(f"    {p.kind}: {cold.ms:.0f} ms", flush=True)
+        out[p.kind] = {"ms": cold.ms, "errors": cold.errors, "peak_rss_mb": cold.peak_rss_mb}
+    return out
+
+
+def run_workload(name: str, args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
+    workload = CATALOGUE[name]
+    print(f"[{name}] preparing (downloaded and provisioned once, then cached) ...", flush=True)
+    staged = stage(workload, prepare(workload), tmp / name / "ws")
+    patches = generate(staged.root, args.seed)
+    print(f"[{name}] {staged.label}: {staged.files} .py files; patches: "
+          f"{', '.join(f'{p.kind} ({p.files} files)' for p in patches)}", flush=True)  # fmt: skip
+    result: dict[str, Any] = {
+        "name": name,
+        "label": staged.label,
+        "files": staged.files,
+        "python": staged.python,
+        "patches": [
+            {"kind": p.kind, "name": p.name, "files": p.files, "interface": p.interface}
+            for p in patches
+        ],
     }
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "latest.json").write_text(json.dumps(result, indent=2))
-    table = [
-        f"Measured {date} on {machine}; {workload}, {runs} warm runs.",
-        "",
-        "| patch | cold CLI | daemon first check | warm p50 | warm p95 | floor p50 | cold / warm |",
-        "|---|---|---|---|---|---|---|",
-    ]
-    for name in patches:
-        w, f = daemon[name], floor[name]
-        table.append(
-            f"| {name} | {cold_ms:.0f} ms | {daemon['first']['ms']:.0f} ms "
-            f"| {w['p50']:.0f} ms | {w['p95']:.0f} ms | {f['p50']:.0f} ms "
-            f"| {cold_ms / w['p50']:.0f}x |"
-        )
-    table += [
-        "",
-        "Cheap rungs on real files of this repository (ruff by stdin, files in parallel):",
-        "",
-        "| patch | parse p50 | format p50 | lint p50 | total p50 |",
-        "|---|---|---|---|---|",
-    ]
-    for label, r in cheap.items():
-        table.append(
-            f"| {label} | {r['parse']:.1f} ms | {r['format']:.1f} ms | {r['lint']:.1f} ms "
-            f"| {r['total']:.1f} ms |"
-        )
-    (RESULTS / "latest.md").write_text("\n".join(table) + "\n")
-    print("\n".join(table))
-    print(f"\nwritten: {RESULTS / 'latest.json'}, {RESULTS / 'latest.md'}")
-    return 0
+    runs = args.runs
+    _phase(result, "cold", lambda: _cold(staged, patches))
+    warm: dict[str, Any] = {}
+    both = "daemon and floor"
+    _phase(warm, both, lambda: asyncio.run(measure.measure_warm(staged, patches, runs, tmp / name)))
+    result.update(warm.pop(both, {}))
+    result.setdefault("errors", []).extend(warm.get("errors", []))
+    result.setdefault("phase_s", {}).update(warm["phase_s"])
+    if not args.no_dmypy:
+        _phase(result, "dmypy",
+               lambda: peer.measure_dmypy(staged, patches, runs, tmp / name / "dmypy"))  # fmt: skip
+    small = [p for p in patches if p.kind in ("body_1", "body_5")]
+    _phase(result, "rungs",
+           lambda: rungs.measure(staged.root, staged.python, small, max(runs, 5)))  # fmt: skip
+    return result
+
+
+def _load() -> str:
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    started = time.perf_counter()
+    results: dict[str, Any] = {
+        "date": time.strftime("%Y-%m-%d %H:%M"),
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}",
+        "mode": "quick" if args.quick else "full",
+        "runs": args.runs,
+        "seed": args.seed,
+        "versions": {
+            "pyright": checker_version(),
+            "mypy": importlib.metadata.version("mypy"),
+            "prewrite": importlib.metadata.version("prewrite"),
+        },
+        "load_start": _load(),
+        "workloads": [],
+    }
+    # A short private dir: the daemon's socket path must fit in sun_path (108 bytes).
+    tmp = Path(tempfile.mkdtemp(prefix="pwb-", dir="/tmp"))
+    os.environ["PREWRITE_RUNTIME_DIR"] = str(tmp / "run")  # nothing reaches the user's daemon
+    try:
+        for name in args.names:
+            try:
+                results["workloads"].append(run_workload(name, args, tmp))
+            except Exception as exc:  # e.g. PyPI unreachable: report it, measure the others
+                traceback.print_exc()
+                error = f"preparing: {type(exc).__name__}: {exc}"
+                results["workloads"].append(
+                    {"name": name, "label": name, "files": 0, "patches": [], "errors": [error]}
+                )
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    results["load_end"] = _load()
+    results["runtime_s"] = round(time.perf_counter() - started, 1)
+    json_path, md_path = write(results, args.out)
+    png_path = write_chart(results, args.out / "results.png")
+    print()
+    print(md_path.read_text())
+    print(f"written: {json_path}, {md_path}, {png_path} ({results['runtime_s']:.0f} s)")
+    failed = [w["name"] for w in results["workloads"] if w.get("errors")]
+    if failed:
+        print(f"phases failed in: {', '.join(failed)} (see results.md)", file=sys.stderr)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

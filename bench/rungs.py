@@ -1,77 +1,82 @@
-"""The cheap rungs' cost: parse + format + lint on a 1-file and a 5-file patch.
+"""The cheap rungs' cost on a workload's 1-file and 5-file patches: policy + anchor, parse,
+ruff format, ruff lint.
 
-Measured in-process on real files of this repository (ruff-configured, 100-300 lines each),
-with the daemon's own rung code: ``ast``/``tomllib`` parsing and ``ruff`` by stdin, files in
-parallel, base-text lint results cached as in the daemon.
+Measured in-process with the daemon's own rung code: the policy checks and the anchoring
+(``prepare_patch``: base hashes, base texts), ``ast`` parsing, and ``ruff`` by stdin, files in
+parallel, base-text lint results cached as in the daemon (a first, untimed pass warms them).
+The workload's own ruff configuration applies; format and lint run here even though the staged
+copy turns them off for the type-check comparison.
 """
 
 from __future__ import annotations
 
 import asyncio
 import statistics
-import sys
 import time
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from prewrite_daemon.checker import Deadline
 from prewrite_daemon.ladder.config import LadderConfig, load_config
 from prewrite_daemon.ladder.parse import parse_patch
+from prewrite_daemon.ladder.policy import check_content, check_path
 from prewrite_daemon.ladder.ruff import Ruff
 from prewrite_daemon.ladder.runner import Ladder
-from prewrite_daemon.patch import FileEdit, PreparedPatch
+from prewrite_daemon.patch import normalize_path, prepare_patch
 
 if TYPE_CHECKING:
-    from prewrite.protocol import CheckReply
+    from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-FILES = [
-    "daemon/prewrite_daemon/checker.py",
-    "daemon/prewrite_daemon/workspace.py",
-    "daemon/prewrite_daemon/ladder/runner.py",
-    "client/prewrite/cli.py",
-    "client/prewrite/client.py",
-]
+    from bench.patches import BenchPatch
+    from prewrite.protocol import CheckReply, FileChange
+    from prewrite_daemon.patch import PreparedPatch
 
-
-def _patch(paths: list[str], salt: int) -> PreparedPatch:
-    edits: list[FileEdit] = []
-    for rel in paths:
-        old = (REPO / rel).read_text()
-        edits.append(FileEdit(rel, old, old + f"\n\nBENCH_{salt} = {salt}\n"))
-    return PreparedPatch(REPO, tuple(edits))
+RUNGS = ("policy+anchor", "parse", "format", "lint")
 
 
 async def _no_typecheck(patch: PreparedPatch, timeout_s: float) -> CheckReply:
     raise AssertionError("the cheap-rung bench never type-checks")
 
 
-async def _once(ruff: Ruff, config: LadderConfig, patch: PreparedPatch) -> dict[str, float]:
-    ladder = Ladder(REPO, config, ruff, _no_typecheck, ())
+async def _once(ladder: Ladder, changes: list[FileChange]) -> dict[str, float]:
+    root, config = ladder.root, ladder.config
     t0 = time.perf_counter()
-    errors, _ = parse_patch(patch)
-    assert not errors
+    for change in changes:
+        check_path(normalize_path(root, change.path), root, config, ())
+    patch = prepare_patch(root, changes)
+    check_content(patch, config)
     t1 = time.perf_counter()
-    patch, failures = await ladder._format(patch, Deadline(60.0))  # pyright: ignore[reportPrivateUsage]
-    assert not failures
+    errors, _ = parse_patch(patch)
+    if errors:
+        raise RuntimeError(f"a bench patch does not parse: {errors[0].message}")
     t2 = time.perf_counter()
-    await ladder._lint(patch, Deadline(60.0))  # pyright: ignore[reportPrivateUsage]
+    patch, failures = await ladder._format(patch, Deadline(60.0))  # pyright: ignore[reportPrivateUsage]
+    if failures:
+        raise RuntimeError(f"ruff format failed on a bench patch: {failures[0].message}")
     t3 = time.perf_counter()
-    return {"parse": (t1 - t0) * 1000, "format": (t2 - t1) * 1000, "lint": (t3 - t2) * 1000}
+    await ladder._lint(patch, Deadline(60.0))  # pyright: ignore[reportPrivateUsage]
+    t4 = time.perf_counter()
+    spans = (t1 - t0, t2 - t1, t3 - t2, t4 - t3)
+    return {rung: s * 1000 for rung, s in zip(RUNGS, spans, strict=True)}
 
 
-async def measure(runs: int) -> dict[str, dict[str, float]]:
-    ruff = Ruff(REPO, sys.executable)
-    config = load_config(REPO)
+async def _measure(
+    root: Path, python: str, patches: list[BenchPatch], runs: int
+) -> dict[str, dict[str, float]]:
+    config: LadderConfig = load_config(root)
+    ladder = Ladder(root, config, Ruff(root, python), _no_typecheck, ())
     results: dict[str, dict[str, float]] = {}
-    for label, paths in (("1 file", FILES[:1]), ("5 files", FILES)):
-        await _once(ruff, config, _patch(paths, 0))  # warm the base-lint cache, as in the daemon
-        samples = [await _once(ruff, config, _patch(paths, i + 1)) for i in range(runs)]
-        result = {rung: statistics.median(s[rung] for s in samples) for rung in samples[0]}
-        result["total"] = statistics.median(sum(s.values()) for s in samples)
-        results[label] = result
+    for patch in patches:
+        await _once(ladder, patch.salted(0))  # warm the base-lint cache, as in the daemon
+        samples = [await _once(ladder, patch.salted(i + 1)) for i in range(runs)]
+        result = {r: round(statistics.median(s[r] for s in samples), 1) for r in RUNGS}
+        result["total"] = round(statistics.median(sum(s.values()) for s in samples), 1)
+        result["files"] = patch.files
+        results[patch.kind] = result
     return results
 
 
-def run(runs: int) -> dict[str, dict[str, float]]:
-    return asyncio.run(measure(runs))
+def measure(
+    root: Path, python: str, patches: list[BenchPatch], runs: int
+) -> dict[str, dict[str, float]]:
+    """Median ms per rung (and in total) for each of ``patches``, keyed by patch kind."""
+    return asyncio.run(_measure(root, python, patches, runs))

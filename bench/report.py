@@ -1,0 +1,201 @@
+"""The bench's outputs: ``results.json`` (everything measured), ``results.md`` (the tables) and
+the targets of the issue, evaluated on the measurements (reported, never asserted)."""
+
+from __future__ import annotations
+
+import json
+import statistics
+from typing import TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+SCHEMA = 1
+TARGET_WORKLOAD = "httpx"  # "the ~60-file workload" of the targets
+RUNG_COLUMNS = ("policy+anchor", "parse", "format", "lint", "total")
+
+
+def _ms(value: Any) -> str:
+    if not isinstance(value, int | float):
+        return "n/a"
+    return f"{value:.0f} ms" if value >= 10 else f"{value:.1f} ms"
+
+
+def _mb(value: Any) -> str:
+    return f"{value:.0f} MB" if isinstance(value, int | float) else "n/a"
+
+
+def _ratio(a: Any, b: Any) -> str:
+    if isinstance(a, int | float) and isinstance(b, int | float) and b > 0:
+        return f"{a / b:.0f}x" if a / b >= 10 else f"{a / b:.1f}x"
+    return "n/a"
+
+
+def get(data: dict[str, Any], *keys: str) -> Any:
+    """``data[k1][k2]...``, or None where a part is missing (a phase failed or was skipped)."""
+    node: Any = data
+    for key in keys:
+        if not isinstance(node, dict) or key not in node:
+            return None
+        node = node[key]  # pyright: ignore[reportUnknownVariableType]
+    return node  # pyright: ignore[reportUnknownVariableType]
+
+
+def num(data: dict[str, Any], *keys: str) -> float | None:
+    """A measured number, or None where it is missing."""
+    value = get(data, *keys)
+    return float(value) if isinstance(value, int | float) else None
+
+
+def section(data: dict[str, Any], key: str) -> dict[str, Any]:
+    value = data.get(key)
+    return cast("dict[str, Any]", value) if isinstance(value, dict) else {}
+
+
+def cold_p50(w: dict[str, Any]) -> float | None:
+    values = [v for kind in section(w, "cold") if (v := num(w, "cold", kind, "ms")) is not None]
+    return statistics.median(values) if values else None
+
+
+def _summary(results: dict[str, Any]) -> list[str]:
+    rows = [
+        "| workload | .py files | cold CLI (median) | daemon start | first check | "
+        "warm p50, 1-file body | floor p50 | dmypy warm p50 | cold / warm | "
+        "restart after config change | RSS daemon | RSS pyright | RSS dmypy | cold CLI peak RSS |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for w in results["workloads"]:
+        cold = num(w, "cold", "body_1", "ms")
+        warm = num(w, "daemon", "patches", "body_1", "p50")
+        peaks = [num(w, "cold", kind, "peak_rss_mb") or 0.0 for kind in section(w, "cold")]
+        rows.append(
+            f"| {w['label']} | {w['files']} | {_ms(cold_p50(w))} "
+            f"| {_ms(get(w, 'daemon', 'start_ms'))} | {_ms(get(w, 'daemon', 'first_check_ms'))} "
+            f"| {_ms(warm)} | {_ms(get(w, 'floor', 'patches', 'body_1', 'p50'))} "
+            f"| {_ms(get(w, 'dmypy', 'patches', 'body_1', 'p50'))} | {_ratio(cold, warm)} "
+            f"| {_ms(get(w, 'daemon', 'restart_after_config_ms'))} "
+            f"| {_mb(get(w, 'daemon', 'rss_mb', 'daemon'))} "
+            f"| {_mb(get(w, 'daemon', 'rss_mb', 'pyright'))} | {_mb(get(w, 'dmypy', 'rss_mb'))} "
+            f"| {_mb(max(peaks) if peaks else None)} |"
+        )
+    return rows
+
+
+def _per_patch(results: dict[str, Any]) -> list[str]:
+    rows = [
+        "| workload | patch | files | interface | verdict (daemon) | cold CLI | warm p50 "
+        "| warm p95 | floor p50 | daemon overhead | dmypy warm p50 | dmypy new errors "
+        "| cold / warm |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for w in results["workloads"]:
+        for p in w["patches"]:
+            k = p["kind"]
+            warm = num(w, "daemon", "patches", k, "p50")
+            floor = num(w, "floor", "patches", k, "p50")
+            overhead = warm - floor if warm is not None and floor is not None else None
+            cold = num(w, "cold", k, "ms")
+            rows.append(
+                f"| {w['name']} | {k} | {p['files']} | {p['interface']} "
+                f"| {get(w, 'daemon', 'patches', k, 'verdict') or 'n/a'} | {_ms(cold)} "
+                f"| {_ms(warm)} | {_ms(get(w, 'daemon', 'patches', k, 'p95'))} | {_ms(floor)} "
+                f"| {_ms(overhead)} | {_ms(get(w, 'dmypy', 'patches', k, 'p50'))} "
+                f"| {get(w, 'dmypy', 'patches', k, 'new_errors')} | {_ratio(cold, warm)} |"
+            )
+    return rows
+
+
+def _rungs(results: dict[str, Any]) -> list[str]:
+    rows = [
+        "| workload | patch | files | policy+anchor | parse | format | lint | total |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for w in results["workloads"]:
+        for kind in section(w, "rungs"):
+            cells = [_ms(num(w, "rungs", kind, r)) for r in RUNG_COLUMNS]
+            files = num(w, "rungs", kind, "files") or 0
+            rows.append(f"| {w['name']} | {kind} | {files:.0f} | {' | '.join(cells)} |")
+    return rows
+
+
+def _target(name: str, workload: str, measured: str, met: bool | None) -> dict[str, Any]:
+    return {"target": name, "workload": workload, "measured": measured, "met": met}
+
+
+def evaluate_targets(results: dict[str, Any]) -> list[dict[str, Any]]:
+    """The issue's targets on what was measured; ``met`` is None where a figure is missing."""
+    workloads: list[dict[str, Any]] = results["workloads"]
+    out: list[dict[str, Any]] = []
+    main = next((w for w in workloads if w["name"] == TARGET_WORKLOAD), None)
+    main = main or (workloads[0] if workloads else None)
+    if main is not None:
+        cold = num(main, "cold", "body_1", "ms")
+        warm = num(main, "daemon", "patches", "body_1", "p50")
+        fast = None if cold is None or not warm else cold / warm >= 25
+        out.append(_target("warm 1-file body edit >= 25x faster than cold", main["name"],
+                           _ratio(cold, warm), fast))  # fmt: skip
+        out.append(_target("warm 1-file body edit p50 <= 200 ms", main["name"], _ms(warm),
+                           None if warm is None else warm <= 200))  # fmt: skip
+    for w in workloads:
+        warm = num(w, "daemon", "patches", "body_1", "p50")
+        floor = num(w, "floor", "patches", "body_1", "p50")
+        over = met = None
+        if warm is not None and floor is not None:
+            over = warm - floor
+            met = over <= 15 or over <= 0.10 * floor
+        out.append(_target("daemon overhead over floor <= 10% or <= 15 ms (p50, 1-file body)",
+                           w["name"], _ms(over), met))  # fmt: skip
+        changing = [p["kind"] for p in w["patches"] if p["interface"] == "changing"]
+        pairs = [(num(w, "daemon", "patches", k, "p50"), num(w, "cold", k, "ms")) for k in changing]
+        faster = [a < b for a, b in pairs if a is not None and b is not None]
+        slowest = max((a / b for a, b in pairs if a is not None and b), default=None)
+        out.append(_target("interface-changing patches faster than cold", w["name"],
+                           "n/a" if slowest is None else f"slowest at {slowest:.0%} of cold",
+                           all(faster) if faster else None))  # fmt: skip
+        rung5 = num(w, "rungs", "body_5", "total")
+        out.append(_target("cheap rungs on the 5-file patch <= 50 ms", w["name"], _ms(rung5),
+                           None if rung5 is None else rung5 <= 50))  # fmt: skip
+    return out
+
+
+def markdown(results: dict[str, Any]) -> str:
+    head = [
+        "# prewrite bench",
+        "",
+        f"Measured {results['date']} on {results['machine']}; mode {results['mode']}, "
+        f"{results['runs']} warm runs per patch, seed {results['seed']}; "
+        f"{results['versions']['pyright']}, mypy {results['versions']['mypy']}; "
+        f"`python -m bench` took {results['runtime_s']:.0f} s. "
+        f"Load average at start / end: {results['load_start']} / {results['load_end']} "
+        "(other work on the machine makes the figures noisy).",
+        "",
+        "cold = `pyright --outputjson` on the patched tree written to a copy; first check = the "
+        "daemon's first check after start (starts pyright); warm = `Client.check`; floor = the "
+        "same check in-process (`Registry`, no socket or daemon); dmypy = mypy's daemon "
+        "re-checking the patched tree in place. Ruff rungs are off for these (type checking "
+        "only) and measured on their own below.",
+        "",
+        "## Per workload",
+        "",
+    ]
+    body = [*head, *_summary(results), "", "## Per patch", "", *_per_patch(results)]
+    body += ["", "## Cheap rungs (1- and 5-file patches)", "", *_rungs(results)]
+    body += ["", "## Targets (measured, not asserted)", ""]
+    body += ["| target | workload | measured | met |", "|---|---|---|---|"]
+    for t in results["targets"]:
+        met = {True: "yes", False: "**no**", None: "n/a"}[t["met"]]
+        body.append(f"| {t['target']} | {t['workload']} | {t['measured']} | {met} |")
+    errors = [f"- {w['name']}: {e}" for w in results["workloads"] for e in w.get("errors", [])]
+    if errors:
+        body += ["", "## Phases that failed", "", *errors]
+    return "\n".join(body) + "\n"
+
+
+def write(results: dict[str, Any], out: Path) -> tuple[Path, Path]:
+    results["schema"] = SCHEMA
+    results["targets"] = evaluate_targets(results)
+    out.mkdir(parents=True, exist_ok=True)
+    json_path, md_path = out / "results.json", out / "results.md"
+    json_path.write_text(json.dumps(results, indent=2) + "\n")
+    md_path.write_text(markdown(results))
+    return json_path, md_path
