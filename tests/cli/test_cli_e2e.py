@@ -9,11 +9,9 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,40 +22,15 @@ import pytest
 from prewrite.changes import sha256_hex
 from prewrite.protocol import CheckReply, StatusReply
 from prewrite.runtime import RuntimePaths, read_status
+from tests.cli.transcript import Cli, Transcript
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
 pytestmark = pytest.mark.e2e
 
-PREWRITE = str(Path(sys.executable).with_name("prewrite"))
 A_PY = "def f() -> int:\n    return 1\n"
 B_PY = "from a import f\n\nx: int = f()\n"
-
-
-@dataclass(frozen=True)
-class Transcript:
-    code: int
-    out: str
-    err: str
-
-
-@dataclass(frozen=True)
-class Cli:
-    paths: RuntimePaths
-    env: dict[str, str]
-
-    def __call__(self, *args: str, stdin: str | None = None) -> Transcript:
-        done = subprocess.run(
-            [PREWRITE, *args],
-            env=self.env,
-            input=stdin,
-            capture_output=True,
-            text=True,
-            timeout=180,
-            check=False,
-        )
-        return Transcript(done.returncode, done.stdout, done.stderr)
 
 
 def wait_gone(pid: int, timeout_s: float) -> bool:
@@ -73,7 +46,7 @@ def wait_gone(pid: int, timeout_s: float) -> bool:
 def make_cli(runtime_dir: Path) -> Cli:
     env = dict(os.environ, PREWRITE_RUNTIME_DIR=str(runtime_dir))
     env.pop("PREWRITE_DAEMON_CMD", None)
-    return Cli(RuntimePaths(runtime_dir), env)
+    return Cli(RuntimePaths(runtime_dir), env, timeout_s=180.0)
 
 
 def stop_for_sure(cli: Cli, pids: set[int]) -> None:

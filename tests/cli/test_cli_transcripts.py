@@ -9,10 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
-import sys
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,36 +18,10 @@ import pytest
 from prewrite.client import Client
 from prewrite.errors import DaemonUnavailable
 from prewrite.runtime import RuntimePaths
+from tests.cli.transcript import Cli
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
-
-PREWRITE = str(Path(sys.executable).with_name("prewrite"))
-
-
-@dataclass(frozen=True)
-class Transcript:
-    code: int
-    out: str
-    err: str
-
-
-@dataclass(frozen=True)
-class Cli:
-    paths: RuntimePaths
-    env: dict[str, str]
-
-    def __call__(self, *args: str, stdin: str | None = None) -> Transcript:
-        done = subprocess.run(
-            [PREWRITE, *args],
-            env=self.env,
-            input=stdin,
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=False,
-        )
-        return Transcript(done.returncode, done.stdout, done.stderr)
 
 
 @pytest.fixture
