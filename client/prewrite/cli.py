@@ -51,6 +51,18 @@ exit status of check:
 """
 
 
+def _add_patch_arguments(parser: argparse.ArgumentParser, python_help: str) -> None:
+    """The options ``check`` and ``apply`` share: the same patch contract and daemon use."""
+    parser.add_argument("--root", required=True, help="workspace root the patch paths are under")
+    parser.add_argument("--patch", required=True, help="patch JSON file, or - for stdin")
+    parser.add_argument("--python", help=python_help)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--timeout", type=float, default=120.0, help="ladder seconds (120)")
+    parser.add_argument(
+        "--no-autostart", action="store_true", help="fail instead of starting the daemon"
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     raw = argparse.RawDescriptionHelpFormatter
     parser = argparse.ArgumentParser(
@@ -65,14 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=_PATCH_AND_EXITS,
         formatter_class=raw,
     )
-    check.add_argument("--root", required=True, help="workspace root the patch paths are under")
-    check.add_argument("--patch", required=True, help="patch JSON file, or - for stdin")
-    check.add_argument("--python", help="interpreter whose packages the checker resolves")
-    check.add_argument("--json", action="store_true", help="print one JSON object")
-    check.add_argument("--timeout", type=float, default=120.0, help="seconds (default 120)")
-    check.add_argument(
-        "--no-autostart", action="store_true", help="fail instead of starting the daemon"
-    )
+    _add_patch_arguments(check, "interpreter whose packages the checker resolves")
 
     apply = sub.add_parser(
         "apply",
@@ -83,15 +88,8 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=_PATCH_AND_EXITS,
         formatter_class=raw,
     )
-    apply.add_argument("--root", required=True, help="workspace root the patch paths are under")
-    apply.add_argument("--patch", required=True, help="patch JSON file, or - for stdin")
-    apply.add_argument("--python", help="interpreter for the checker and the tests")
-    apply.add_argument("--json", action="store_true", help="print one JSON object")
-    apply.add_argument("--timeout", type=float, default=120.0, help="ladder seconds (120)")
+    _add_patch_arguments(apply, "interpreter for the checker and the tests")
     apply.add_argument("--finish", action="store_true", help="also run the 'finish' rungs")
-    apply.add_argument(
-        "--no-autostart", action="store_true", help="fail instead of starting the daemon"
-    )
 
     finish = sub.add_parser(
         "finish", help="run the workspace's 'once at the end' rungs ([tool.prewrite] finish)"
