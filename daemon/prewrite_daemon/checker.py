@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from prewrite_daemon.patch import FileEdit, PreparedPatch
+    from prewrite_daemon.scope import CheckerScope
     from prewrite_daemon.shadow import ShadowTree
 
 
@@ -36,22 +37,33 @@ class CheckContext:
     graph: ImportGraph
     backend: Backend
     base_cache: dict[str, list[Diagnostic]] = field(default_factory=lambda: {})
+    scope: CheckerScope | None = None  # None: every file counts
 
 
 @dataclass(frozen=True)
 class CheckPlan:
     python_edits: tuple[FileEdit, ...]
     checked: tuple[str, ...]  # files whose diagnostics are compared (exist in the candidate)
+    out_of_scope: tuple[str, ...] = ()  # patched files the project's checker does not cover
 
 
-def plan_check(patch: PreparedPatch, graph: ImportGraph) -> CheckPlan:
-    """Choose the files to compare: the patched ones plus importers that may see a change."""
+def plan_check(
+    patch: PreparedPatch, graph: ImportGraph, scope: CheckerScope | None = None
+) -> CheckPlan:
+    """Choose the files to compare: the patched ones plus importers that may see a change.
+
+    Only files the project's checker configuration covers count (as the CLI reports them).
+    """
     py = tuple(e for e in patch.edits if e.is_python)
     reaching = [e.path for e in py if interface_changed(e.old_text, e.new_text)]
     deleted = {e.path for e in py if e.new_text is None}
     checked = {e.path for e in py if e.new_text is not None}
     checked |= graph.importers(reaching) - deleted
-    return CheckPlan(py, tuple(sorted(checked)))
+    if scope is None:
+        return CheckPlan(py, tuple(sorted(checked)))
+    patched = {e.path for e in py if e.new_text is not None}
+    outside = tuple(sorted(r for r in patched if not scope.covers(r)))
+    return CheckPlan(py, tuple(sorted(r for r in checked if scope.covers(r))), outside)
 
 
 class Deadline:
@@ -115,7 +127,7 @@ def relocate(d: Diagnostic, shadow_prefix: str, real_prefix: str) -> Diagnostic:
 async def run_check(ctx: CheckContext, patch: PreparedPatch, timeout_s: float) -> CheckReply:
     deadline = Deadline(timeout_s)
     t0 = time.perf_counter()
-    plan = plan_check(patch, ctx.graph)
+    plan = plan_check(patch, ctx.graph, ctx.scope)
     shadow, backend = ctx.shadow, ctx.backend
     edits = {e.path: e for e in plan.python_edits}
 
@@ -164,6 +176,10 @@ async def run_check(ctx: CheckContext, patch: PreparedPatch, timeout_s: float) -
             "base_ms": round((t_base - t0) * 1000, 1),
             "candidate_ms": round((t_cand - t_base) * 1000, 1),
         },
+        not_verified=[
+            f"typecheck: {rel} is outside the checker's include/exclude/ignore: not judged"
+            for rel in plan.out_of_scope
+        ],
     )
 
 

@@ -1,10 +1,11 @@
 """The cold path: patches that change the checker's configuration are judged by fresh runs.
 
-A patch that edits ``pyproject.toml`` or ``pyrightconfig.json`` must be judged with the settings
-it creates, which the warm server cannot take as an overlay. The candidate is written to a
-temporary copy of the shadow (never the user's repository) and checked by the ``pyright`` CLI of
-the same version; the base comes from the same CLI on the shadow itself and is cached until the
-tree or the environment moves. Slower, and correct.
+A patch that changes the checker's settings (``[tool.pyright]``, ``pyrightconfig.json``) must be
+judged with the settings it creates, which the warm server cannot take as an overlay. The
+candidate is written to a temporary copy of the shadow (never the user's repository), with the
+shadow's generated configuration rendered from the candidate's settings, and checked by the
+``pyright`` CLI of the same version; the base comes from the same CLI on the shadow itself and is
+cached until the tree or the environment moves. Slower, and correct.
 """
 
 from __future__ import annotations
@@ -20,22 +21,17 @@ from prewrite.protocol import CheckReply, Diagnostic
 from prewrite_daemon.backends.base import RawDiagnostic
 from prewrite_daemon.backends.pyright import cli_argv
 from prewrite_daemon.checker import Deadline, relocate
+from prewrite_daemon.checker_config import JSON_CONFIG
 from prewrite_daemon.diagnostics import has_error, introduced_by_patch, to_wire
 from prewrite_daemon.process import run_captured
 from prewrite_daemon.shadow import is_mirrored
 
 if TYPE_CHECKING:
     from prewrite_daemon.patch import PreparedPatch
+    from prewrite_daemon.scope import CheckerScope
     from prewrite_daemon.shadow import ShadowTree
 
-CONFIG_FILES = frozenset({"pyproject.toml", "pyrightconfig.json"})
-
 Results = dict[str, list[Diagnostic]]
-
-
-def changes_config(patch: PreparedPatch) -> bool:
-    """Whether the patch edits the checker's configuration (at the workspace root)."""
-    return any(e.path in CONFIG_FILES for e in patch.edits)
 
 
 async def run_cli(tree: Path, python: str, timeout_s: float, real_root: Path) -> Results:
@@ -77,12 +73,16 @@ def _from_cli(item: dict[str, Any], tree: Path) -> Diagnostic | None:
     return to_wire(raw, rel)
 
 
-def write_candidate(shadow_root: Path, patch: PreparedPatch, scratch: Path) -> Path:
-    """A copy of the shadow with every mirrored file of the patch applied."""
+def write_candidate(shadow_root: Path, patch: PreparedPatch, scratch: Path, config: str) -> Path:
+    """A copy of the shadow with every mirrored file of the patch applied.
+
+    ``config`` is the shadow's generated ``pyrightconfig.json`` under the candidate's settings.
+    """
     tree = Path(tempfile.mkdtemp(prefix="candidate-", dir=scratch))
     shutil.copytree(shadow_root, tree, symlinks=True, dirs_exist_ok=True)
+    (tree / JSON_CONFIG).write_text(config, encoding="utf-8")
     for e in patch.edits:
-        if not is_mirrored(e.path.rsplit("/", 1)[-1]):
+        if not is_mirrored(e.path.rsplit("/", 1)[-1]) or e.path == JSON_CONFIG:
             continue
         target = tree / e.path
         if e.new_text is None:
@@ -99,12 +99,21 @@ async def cold_base(shadow: ShadowTree, python: str, timeout_s: float) -> Result
 
 
 async def run_cold_check(
-    shadow: ShadowTree, patch: PreparedPatch, python: str, base: Results, deadline: Deadline
+    shadow: ShadowTree,
+    patch: PreparedPatch,
+    python: str,
+    base: Results,
+    deadline: Deadline,
+    candidate_config: tuple[str, CheckerScope],
 ) -> CheckReply:
-    """Judge ``patch`` by a cold run on a patched copy of the shadow, against ``base``."""
+    """Judge ``patch`` by a cold run on a patched copy of the shadow, against ``base``.
+
+    ``candidate_config``: the generated configuration text and the scope under the patch.
+    """
+    config, scope = candidate_config
     scratch = shadow.shadow_root.parent / "scratch"
     scratch.mkdir(parents=True, exist_ok=True)
-    tree = write_candidate(shadow.shadow_root, patch, scratch)
+    tree = write_candidate(shadow.shadow_root, patch, scratch, config)
     try:
         candidate = await run_cli(tree, python, deadline.left(), shadow.root)
     finally:
@@ -113,6 +122,7 @@ async def run_cold_check(
     deleted = {e.path for e in patch.edits if e.new_text is None}
     files = {rel for rel in shadow.files if rel.endswith((".py", ".pyi"))} - deleted
     files |= {e.path for e in patch.edits if e.is_python and e.new_text is not None}
+    files = {rel for rel in files if scope.covers(rel)}
     new = introduced_by_patch(base, candidate, edits, set(base) | set(candidate))
     return CheckReply(
         ok=not has_error(new),

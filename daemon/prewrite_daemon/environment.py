@@ -34,6 +34,9 @@ GRAPH_FILES = (
 )
 _REQUIREMENTS_PREFIX = "requirements"
 _PACKAGE_MARKERS = (".dist-info", ".egg-info", ".egg-link", ".pth")
+_TREE_SUFFIXES = (".py", ".pyi", "py.typed", ".pth")
+_PTH_LIMIT = 1 << 20
+MAX_TREE_FILES = 20_000
 
 _QUERY = (
     "import json, site, sys; "
@@ -82,6 +85,62 @@ def site_dirs(python: str) -> list[Path]:
     return found
 
 
+def pth_dirs(dirs: list[Path]) -> list[Path]:
+    """The directories that ``.pth`` files in ``dirs`` put on ``sys.path``, read as site.py does.
+
+    Read, never executed: ``import`` lines are skipped (pyright does not run them either).
+    """
+    found: list[Path] = []
+    for directory in dirs:
+        try:
+            pth_files = sorted(p for p in directory.iterdir() if p.name.endswith(".pth"))
+        except OSError:
+            continue
+        for pth in pth_files:
+            try:
+                lines = pth.read_bytes()[:_PTH_LIMIT].decode("utf-8", "replace").splitlines()
+            except OSError:
+                continue
+            for line in lines:
+                if not line.strip() or line.startswith(("#", "import ", "import\t")):
+                    continue
+                path = Path(os.path.abspath(os.path.join(directory, line.rstrip())))
+                if path.is_dir() and path not in found:
+                    found.append(path)
+    return found
+
+
+def digest_trees(dirs: list[Path], limit: int = MAX_TREE_FILES) -> str:
+    """Stamps of the Python sources under ``dirs`` (editable sources, ``extraPaths``).
+
+    Bounded: past ``limit`` files the rest are not stamped (the watcher still sees them).
+    """
+    h = hashlib.sha256()
+    count = 0
+    stack = list(reversed(dirs))
+    while stack and count < limit:
+        directory = stack.pop()
+        try:
+            entries = sorted(os.scandir(directory), key=lambda e: e.name)
+        except OSError:
+            h.update(f"{directory}: unreadable\n".encode())
+            continue
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name != "__pycache__" and not entry.name.startswith("."):
+                        stack.append(Path(entry.path))
+                    continue
+                if not entry.name.endswith(_TREE_SUFFIXES):
+                    continue
+                st = entry.stat()
+            except OSError:
+                continue
+            count += 1
+            h.update(f"{entry.path}:{st.st_mtime_ns}:{st.st_size}:{st.st_ino}\n".encode())
+    return h.hexdigest()[:16]
+
+
 def _digest_files(paths: list[Path]) -> str:
     h = hashlib.sha256()
     for path in paths:
@@ -114,8 +173,20 @@ def _digest_packages(dirs: list[Path]) -> str:
     return h.hexdigest()[:16]
 
 
-def fingerprint(root: Path, python: str, dirs: list[Path], checker_version: str) -> Fingerprint:
-    """Take the fingerprint of ``root`` checked with ``python``'s packages."""
+def fingerprint(
+    root: Path,
+    python: str,
+    dirs: list[Path],
+    checker_version: str,
+    outside: list[Path] | None = None,
+    libraries: int = 0,
+) -> Fingerprint:
+    """Take the fingerprint of ``root`` checked with ``python``'s packages.
+
+    ``outside`` are the directories outside the root that the checker reads sources from
+    (editable installs' sources, ``extraPaths``); ``libraries`` counts in-place edits the
+    watcher saw under the package directories.
+    """
     graph = sorted(p for p in root.iterdir() if p.is_file() and is_graph_file(p.name))
     try:
         st = Path(python).resolve().stat()
@@ -128,5 +199,7 @@ def fingerprint(root: Path, python: str, dirs: list[Path], checker_version: str)
             ("interpreter", interpreter),
             ("packages", _digest_packages(dirs)),
             ("checker", checker_version),
+            ("outside", digest_trees(outside or [])),
+            ("libraries", str(libraries)),
         )
     )

@@ -4,12 +4,20 @@ The warm checker runs on the shadow, never on the user's repository: a patch's n
 modules are materialised there (pyright cannot import a module that exists only as an overlay)
 and put back afterwards. ``sync`` brings the shadow up to date with the workspace by stat-scan
 and reports what moved, so the checker can be told before the next verdict.
+
+Only regular files are copied, up to ``MAX_FILE_BYTES`` each, opened without following links (a
+link to ``/dev/zero`` can never fill the disk). A symlink is mirrored as a link: to the shadow's
+copy when it points inside the root, to the real place when it points outside (those targets
+feed the freshness fingerprint), not at all when it points at anything but a file or directory.
+The root's ``pyrightconfig.json`` is not copied: the shadow gets a generated one (see
+``checker_config``) that resolves paths as the real tree does.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import stat
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +31,8 @@ _MIRRORED_SUFFIXES = (".py", ".pyi")
 _MIRRORED_NAMES = frozenset({"py.typed", "pyproject.toml", "pyrightconfig.json"})
 
 Stamp = tuple[int, int, int]  # mtime_ns, size, inode
+MAX_FILE_BYTES = 32 * 1024 * 1024  # larger files are not mirrored (pyright skips them too)
+_CONFIG_NAME = "pyrightconfig.json"  # at the root: generated, never copied
 _RECENT_NS = 3_000_000_000  # files modified within this window are compared by content
 
 
@@ -32,8 +42,19 @@ class ScanResult:
     changed: list[str]  # root-relative paths that moved
 
 
+@dataclass(frozen=True)
+class Scan:
+    files: dict[str, Stamp]  # regular files to copy
+    links: dict[str, str]  # symlinks to mirror: rel -> the target the shadow's link gets
+
+
 def _is_venv(path: Path) -> bool:
     return (path / "pyvenv.cfg").is_file() or (path / "conda-meta").is_dir()
+
+
+def skipped_dir(path: Path) -> bool:
+    """Whether the shadow leaves out the directory ``path`` (dot dirs, caches, venvs)."""
+    return path.name.startswith(".") or path.name in _SKIP_DIRS or _is_venv(path)
 
 
 def is_mirrored(name: str) -> bool:
@@ -47,6 +68,13 @@ class ShadowTree:
         self.root = root
         self.shadow_root = shadow_root
         self.files: dict[str, Stamp] = {}
+        self.links: dict[str, str] = {}
+        self.config_text: str | None = None  # the generated pyrightconfig.json
+
+    @property
+    def outside_targets(self) -> list[Path]:
+        """Where links inside the root point outside it (sources the checker reads there)."""
+        return [Path(t) for t in self.links.values() if os.path.isabs(t)]
 
     def shadow_path(self, rel: str) -> str:
         return str(self.shadow_root / rel)
@@ -57,14 +85,32 @@ class ShadowTree:
             shutil.rmtree(self.shadow_root)
         self.shadow_root.mkdir(parents=True, mode=0o700)
         self.files = {}
+        self.links = {}
+        self.write_config()
         self.sync()
+
+    def write_config(self) -> bool:
+        """Write the generated checker configuration; True if it changed."""
+        target = self.shadow_root / _CONFIG_NAME
+        text = self.config_text
+        try:
+            old = target.read_text(encoding="utf-8")
+        except OSError:
+            old = None
+        if text == old:
+            return False
+        if text is None:
+            target.unlink(missing_ok=True)
+        else:
+            target.write_text(text, encoding="utf-8")
+        return True
 
     def sync(self) -> ScanResult:
         """Copy what changed in the workspace since the last sync; report it as file events."""
-        current = dict(self._scan())
+        scan = self._scan()
         events: list[FileEvent] = []
         changed: list[str] = []
-        for rel, stamp in current.items():
+        for rel, stamp in scan.files.items():
             old = self.files.get(rel)
             if not self._moved(rel, old, stamp):
                 continue
@@ -74,20 +120,47 @@ class ShadowTree:
             events.append(FileEvent(self.shadow_path(rel), kind))
             changed.append(rel)
             self.files[rel] = stamp
-        for rel in [r for r in self.files if r not in current]:
+        for rel in [r for r in self.files if r not in scan.files]:
             del self.files[rel]
-            Path(self.shadow_path(rel)).unlink(missing_ok=True)
+            if rel not in scan.links:
+                Path(self.shadow_path(rel)).unlink(missing_ok=True)
             events.append(FileEvent(self.shadow_path(rel), "deleted"))
             changed.append(rel)
+        self._sync_links(scan.links, events, changed)
         return ScanResult(events, changed)
+
+    def _sync_links(
+        self, links: dict[str, str], events: list[FileEvent], changed: list[str]
+    ) -> None:
+        for rel in [r for r in self.links if links.get(r) != self.links[r]]:
+            Path(self.shadow_path(rel)).unlink(missing_ok=True)
+            del self.links[rel]
+            events.append(FileEvent(self.shadow_path(rel), "deleted"))
+            changed.append(rel)
+        for rel, target in links.items():
+            if rel in self.links or rel in self.files:
+                continue
+            link = Path(self.shadow_path(rel))
+            link.parent.mkdir(parents=True, exist_ok=True)
+            if link.is_symlink() or link.exists():
+                link.unlink()
+            link.symlink_to(target)
+            self.links[rel] = target
+            events.append(FileEvent(self.shadow_path(rel), "created"))
+            changed.append(rel)
 
     def pending(self) -> list[str]:
         """What a ``sync`` would bring in now, without bringing it (the answer-time check)."""
-        current = dict(self._scan())
+        scan = self._scan()
         moved = [
-            rel for rel, stamp in current.items() if self._moved(rel, self.files.get(rel), stamp)
+            rel for rel, stamp in scan.files.items() if self._moved(rel, self.files.get(rel), stamp)
         ]
-        return moved + [rel for rel in self.files if rel not in current]
+        moved += [rel for rel in self.files if rel not in scan.files]
+        return (
+            moved
+            + [r for r in scan.links.keys() ^ self.links.keys()]
+            + [r for r in scan.links if r in self.links and scan.links[r] != self.links[r]]
+        )
 
     def _moved(self, rel: str, old: Stamp | None, stamp: Stamp) -> bool:
         """Whether ``rel`` differs from the shadow's copy.
@@ -100,7 +173,8 @@ class ShadowTree:
         if time.time_ns() - stamp[0] > _RECENT_NS:
             return False
         try:
-            return (self.root / rel).read_bytes() != Path(self.shadow_path(rel)).read_bytes()
+            real = read_regular(self.root / rel)
+            return real is None or real != Path(self.shadow_path(rel)).read_bytes()
         except OSError:
             return True
 
@@ -129,15 +203,21 @@ class ShadowTree:
 
     def _copy_in(self, rel: str) -> bool:
         target = Path(self.shadow_path(rel))
-        target.parent.mkdir(parents=True, exist_ok=True)
         try:
-            shutil.copyfile(self.root / rel, target)
+            data = read_regular(self.root / rel)
+            if data is None:
+                return False
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if target.is_symlink():
+                target.unlink()
+            target.write_bytes(data)
         except OSError:
             return False  # vanished or unreadable: the next sync sees it
         return True
 
-    def _scan(self) -> list[tuple[str, Stamp]]:
-        found: list[tuple[str, Stamp]] = []
+    def _scan(self) -> Scan:
+        files: dict[str, Stamp] = {}
+        links: dict[str, str] = {}
         stack = [self.root]
         while stack:
             directory = stack.pop()
@@ -147,24 +227,78 @@ class ShadowTree:
                 continue
             for entry in entries:
                 try:
-                    if entry.is_dir(follow_symlinks=False):
-                        if _is_venv(Path(entry.path)):
-                            if directory == self.root:
-                                self._link_venv(entry.name)
-                        elif not entry.name.startswith(".") and entry.name not in _SKIP_DIRS:
-                            stack.append(Path(entry.path))
-                        continue
-                    if not is_mirrored(entry.name):
-                        continue
-                    st = entry.stat()
+                    self._scan_entry(directory, entry, stack, files, links)
                 except OSError:
                     continue
-                rel = Path(entry.path).relative_to(self.root).as_posix()
-                found.append((rel, (st.st_mtime_ns, st.st_size, st.st_ino)))
-        return found
+        return Scan(files, links)
+
+    def _scan_entry(
+        self,
+        directory: Path,
+        entry: os.DirEntry[str],
+        stack: list[Path],
+        files: dict[str, Stamp],
+        links: dict[str, str],
+    ) -> None:
+        at_root = directory == self.root
+        if entry.name.startswith(".") and not entry.is_file(follow_symlinks=False):
+            if at_root and _is_venv(Path(entry.path)):
+                self._link_venv(entry.name)
+            return
+        rel = Path(entry.path).relative_to(self.root).as_posix()
+        if entry.is_symlink():
+            target = self._link_target(entry, rel)
+            if target is not None:
+                links[rel] = target
+            return
+        if entry.is_dir(follow_symlinks=False):
+            if _is_venv(Path(entry.path)):
+                if at_root:
+                    self._link_venv(entry.name)
+            elif entry.name not in _SKIP_DIRS:
+                stack.append(Path(entry.path))
+            return
+        if not is_mirrored(entry.name) or (at_root and entry.name == _CONFIG_NAME):
+            return
+        st = entry.stat(follow_symlinks=False)
+        if stat.S_ISREG(st.st_mode) and st.st_size <= MAX_FILE_BYTES:
+            files[rel] = (st.st_mtime_ns, st.st_size, st.st_ino)
+
+    def _link_target(self, entry: os.DirEntry[str], rel: str) -> str | None:
+        """What the shadow's copy of a symlink points at, or None to leave it out."""
+        real = os.path.realpath(entry.path)
+        try:
+            st = os.stat(real)
+        except OSError:
+            return None  # dangling
+        is_dir = stat.S_ISDIR(st.st_mode)
+        if is_dir:
+            if entry.name in _SKIP_DIRS or _is_venv(Path(real)):
+                return None
+        elif not stat.S_ISREG(st.st_mode) or not is_mirrored(entry.name):
+            return None  # /dev/zero, a FIFO, a socket: never read
+        root = str(self.root)
+        if real == root or real.startswith(root + os.sep):
+            inside = self.shadow_root / os.path.relpath(real, root)
+            return os.path.relpath(inside, Path(self.shadow_path(rel)).parent)
+        return real
 
     def _link_venv(self, name: str) -> None:
         """A venv at the root is linked, not copied, so ``venvPath``/``venv`` config resolves."""
         link = self.shadow_root / name
         if not link.is_symlink():
             link.symlink_to(self.root / name, target_is_directory=True)
+
+
+def read_regular(path: Path, limit: int = MAX_FILE_BYTES) -> bytes | None:
+    """The bytes of ``path`` if it is a regular file (not a link) of at most ``limit`` bytes."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > limit:
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            data = f.read(limit + 1)
+        return data if len(data) <= limit else None
+    finally:
+        os.close(fd)

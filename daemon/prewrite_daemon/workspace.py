@@ -15,20 +15,26 @@ import logging
 import time
 from typing import TYPE_CHECKING
 
+import msgspec
+
 from prewrite.errors import BackendFailed, ErrorDetail, StaleBase, StaleEnvironment
-from prewrite.protocol import CheckReply, Diagnostic, WorkspaceStatus
+from prewrite.protocol import Diagnostic, WorkspaceStatus
 from prewrite_daemon.backends.base import Backend, BackendState
 from prewrite_daemon.backends.pyright import checker_version, make_pyright
 from prewrite_daemon.checker import CheckContext, Deadline, run_check
-from prewrite_daemon.coldcheck import changes_config, cold_base, run_cold_check
+from prewrite_daemon.checker_config import CONFIG_FILES, disk_reader
+from prewrite_daemon.coldcheck import cold_base, run_cold_check
+from prewrite_daemon.config_change import judge_both
 from prewrite_daemon.environment import Fingerprint, fingerprint, site_dirs
 from prewrite_daemon.imports import ImportGraph
+from prewrite_daemon.layout import Layout, compute_layout, patched_reader
 from prewrite_daemon.shadow import ShadowTree
 
 if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
 
+    from prewrite.protocol import CheckReply
     from prewrite_daemon.patch import PreparedPatch
 
 log = logging.getLogger(__name__)
@@ -58,9 +64,25 @@ class Workspace:
         self._crashes: list[float] = []
         self.site_dirs = site_dirs(python)
         self._checker_version = checker_version()
+        self.library_events = 0  # in-place edits under the package dirs (the watcher counts)
+        self._seen_layout: Layout | None = None  # taken with the latest fingerprint
+        self.layout: Layout | None = None  # the layout the running checker was started with
 
     def environment(self) -> Fingerprint:
-        return fingerprint(self.root, self.python, self.site_dirs, self._checker_version)
+        """The fingerprint now; the layout it covers is kept for the next checker start."""
+        layout = compute_layout(self.root, self.site_dirs, disk_reader(self.root))
+        self._seen_layout = layout
+        outside = [*layout.outside, *self.shadow.outside_targets]
+        return fingerprint(
+            self.root, self.python, self.site_dirs, self._checker_version,
+            outside, self.library_events,
+        )  # fmt: skip
+
+    def watched_outside(self) -> list[Path]:
+        """Directories outside the root whose sources the checker reads (for the watcher)."""
+        layout = self.layout or self._seen_layout
+        found = [*(layout.outside if layout else ()), *self.shadow.outside_targets]
+        return [p for p in dict.fromkeys(found) if p.is_dir()]
 
     def status(self) -> WorkspaceStatus:
         backend = self.backend
@@ -89,11 +111,7 @@ class Workspace:
             self.sync(backend)
             self._verify_same_base(patch)
             generation = self.generation
-            if changes_config(patch):
-                reply = await self._cold(patch, timeout_s)
-            else:
-                ctx = CheckContext(self.shadow, self.graph, backend, self.base_cache)
-                reply = await run_check(ctx, patch, timeout_s)
+            reply = await self._judge(patch, backend, timeout_s)
             if self.before_answer is not None:
                 self.before_answer()
             moved = self._moved_since(env)
@@ -102,10 +120,9 @@ class Workspace:
                 timings = dict(
                     reply.timings_ms, total_ms=round((time.perf_counter() - t0) * 1000, 1)
                 )
-                return CheckReply(
-                    reply.ok, reply.diagnostics, reply.checked_files, timings,
-                    generation=generation, environment=env.digest,
-                )  # fmt: skip
+                return msgspec.structs.replace(
+                    reply, timings_ms=timings, generation=generation, environment=env.digest
+                )
             log.info("%s moved while checking (%s); recomputing", self.root, ", ".join(moved))
         raise StaleEnvironment(
             f"the workspace kept changing during {MAX_ATTEMPTS} attempts; retry",
@@ -118,11 +135,39 @@ class Workspace:
             moved.append("files")
         return moved
 
-    async def _cold(self, patch: PreparedPatch, timeout_s: float) -> CheckReply:
+    async def _judge(self, patch: PreparedPatch, backend: Backend, timeout_s: float) -> CheckReply:
+        """Warm overlay check; a patch that changes the checker's settings is judged twice."""
+        assert self.layout is not None
+        ctx = CheckContext(self.shadow, self.graph, backend, self.base_cache, self.layout.scope)
+        candidate = self._candidate_layout(patch)
+        if candidate is None:
+            return await run_check(ctx, patch, timeout_s)
         deadline = Deadline(timeout_s)
+
+        async def before(rest: PreparedPatch) -> CheckReply:
+            return await run_check(ctx, rest, deadline.left())
+
+        async def after() -> CheckReply:
+            return await self._cold(patch, candidate, deadline)
+
+        return await judge_both(self.root, patch, before, after)
+
+    def _candidate_layout(self, patch: PreparedPatch) -> Layout | None:
+        """The layout under the patch's checker settings, or None if it leaves them alone."""
+        assert self.layout is not None
+        if not any(e.path in CONFIG_FILES for e in patch.edits):
+            return None
+        read = patched_reader(disk_reader(self.root), patch)
+        candidate = self.layout.with_config(self.root, read)
+        return None if candidate.config == self.layout.config else candidate
+
+    async def _cold(self, patch: PreparedPatch, layout: Layout, deadline: Deadline) -> CheckReply:
         if self.cold_base is None:
             self.cold_base = await cold_base(self.shadow, self.python, deadline.left())
-        return await run_cold_check(self.shadow, patch, self.python, self.cold_base, deadline)
+        return await run_cold_check(
+            self.shadow, patch, self.python, self.cold_base, deadline,
+            (layout.config_text, layout.scope),
+        )  # fmt: skip
 
     def _verify_same_base(self, patch: PreparedPatch) -> None:
         """The shadow must hold exactly the bytes the patch was validated against."""
@@ -152,6 +197,9 @@ class Workspace:
         if self.backend is not None and not self.backend.exited:
             self.sync(self.backend)
             return
+        self.environment()
+        self.layout = self._seen_layout
+        self.shadow.config_text = self.layout.config_text if self.layout else None
         self.shadow.create()
         self._rebuild_graph()
         self._invalidate()
@@ -189,6 +237,10 @@ class Workspace:
             self.last_restart_reason = reason
             log.info("restarting the checker of %s: %s", self.root, reason)
         self.resync_needed = False
+        self.layout = self._seen_layout or compute_layout(
+            self.root, self.site_dirs, disk_reader(self.root)
+        )
+        self.shadow.config_text = self.layout.config_text
         # A fresh checker gets a fresh shadow: nothing of an earlier overlay can survive.
         self.shadow.create()
         self._rebuild_graph()
