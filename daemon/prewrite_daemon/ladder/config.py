@@ -1,5 +1,9 @@
 """One ladder definition, read from the workspace's ``[tool.prewrite]`` (defaults when absent).
 
+It is always read from the workspace *on disk*, never from a patch's candidate: the rules that
+judge a patch are not the patch's to change. A patch that changes this table is refused
+(``forbidden_path``) unless the table on disk already sets ``allow_config_changes``.
+
 The same file holds the tools' own configuration (``[tool.ruff]``), so the lint and format rungs
 run the very commands CI runs, with the same settings: ``ruff check`` / ``ruff format`` resolved
 from the file's real path in the workspace.
@@ -13,6 +17,10 @@ from the file's real path in the workspace.
     allow = ["requirements-dev.txt"]   # exempted from the denylist (its extension must
                                        # still be in allow_extensions to be verifiable)
     allow_dependency_changes = false   # pyproject [project.dependencies], [build-system], ...
+    allow_config_changes = false       # may a patch change this table itself? (every key
+                                       # here, these allow_* keys included: set it by hand)
+    allow_relaxation = false # a patch that changes ruff's configuration is judged under the
+                             # configuration before it *and* after it; true: after it only
     tests = true             # after `apply` writes: pytest of the test modules importing the change
     test_timeout = 300       # seconds; the whole process group is killed after it
     rollback_on_fail = false # a failing disk rung puts the previous bytes back
@@ -90,6 +98,8 @@ class LadderConfig:
     test_timeout_s: float = 300.0
     rollback_on_fail: bool = False
     finish: tuple[FinishRung, ...] = ()
+    allow_config_changes: bool = False
+    allow_relaxation: bool = False
 
     def enabled(self, rung: str) -> bool:
         return {"format": self.format, "lint": self.lint, "typecheck": self.typecheck}.get(
@@ -139,7 +149,7 @@ def load_config(root: Path) -> LadderConfig:
     )
     known = {"format", "lint", "typecheck", "allow_extensions", "deny", "allow",
              "allow_dependency_changes", "tests", "test_timeout", "rollback_on_fail",
-             "finish"}  # fmt: skip
+             "finish", "allow_config_changes", "allow_relaxation"}  # fmt: skip
     unknown = sorted(set(table) - known)
     if unknown:
         raise BadRequest(
@@ -161,6 +171,8 @@ def load_config(root: Path) -> LadderConfig:
         test_timeout_s=_seconds(table.get("test_timeout", 300), "test_timeout"),
         rollback_on_fail=_flag(table, "rollback_on_fail", False),
         finish=_finish_rungs(table.get("finish", [])),
+        allow_config_changes=_flag(table, "allow_config_changes", False),
+        allow_relaxation=_flag(table, "allow_relaxation", False),
     )
 
 

@@ -4,7 +4,11 @@ A denylist (CI config, secrets, keys, dependency manifests and lock files, the d
 state) is refused before anything else; then an allowlist of extensions the ladder can verify —
 anything else is ``unverifiable_extension``. ``pyproject.toml`` is both tool configuration and a
 dependency manifest: a patch may change tool settings (and is judged with them), but a change to
-its dependency or build tables is refused unless the workspace allows it.
+its dependency or build tables is refused unless the workspace allows it. Its ``[tool.prewrite]``
+table is the ladder itself — the rules that judge the patch — so a patch may not change it at all
+(added, removed or modified, compared as parsed tables) unless the table on disk opts in with
+``allow_config_changes``; otherwise a patch could widen its own policy, or add a ``finish``
+command that ``prewrite finish`` would then run.
 """
 
 from __future__ import annotations
@@ -87,21 +91,57 @@ def _toml(text: str | None) -> dict[str, Any] | None:
         return None  # the parse rung reports it
 
 
+def _is_root_pyproject(root: Path, rel: str) -> bool:
+    """``rel`` is the root ``pyproject.toml``, by name or as the file a symlink of it names."""
+    if rel == "pyproject.toml":
+        return True
+    target = root / "pyproject.toml"
+    return target.is_symlink() and os.path.realpath(target) == os.path.realpath(root / rel)
+
+
+def _prewrite_moves(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """How ``[tool.prewrite]`` differs between two parsed files, one line per key."""
+    before, after = _table(old, ("tool", "prewrite")), _table(new, ("tool", "prewrite"))
+    if before == after:
+        return []
+    was: dict[str, Any] = before if isinstance(before, dict) else {}  # pyright: ignore[reportUnknownVariableType]
+    now: dict[str, Any] = after if isinstance(after, dict) else {}  # pyright: ignore[reportUnknownVariableType]
+    moves = [f"[tool.prewrite] {k} added" for k in now if k not in was]
+    moves += [f"[tool.prewrite] {k} removed" for k in was if k not in now]
+    moves += [f"[tool.prewrite] {k} changed" for k in was if k in now and was[k] != now[k]]
+    return moves or ["[tool.prewrite] changed"]  # e.g. not a table before or after
+
+
 def check_content(patch: PreparedPatch, config: LadderConfig) -> None:
-    """Refuse a root ``pyproject.toml`` change that touches dependency or build tables."""
-    if config.allow_dependency_changes:
-        return
+    """Refuse a root ``pyproject.toml`` change to its dependency or build tables, or to the
+    ``[tool.prewrite]`` table that defines the ladder, unless the workspace on disk allows it."""
     for edit in patch.edits:
-        if edit.path != "pyproject.toml":
+        if not _is_root_pyproject(patch.root, edit.path):
             continue
         old, new = _toml(edit.old_text), _toml(edit.new_text)
         if new is None:
             continue  # the parse rung reports it
-        old = old or {}  # repairing a broken file must not smuggle dependencies in
-        moved = [".".join(t) for t in DEPENDENCY_TABLES if _table(old, t) != _table(new, t)]
+        old = old or {}  # repairing a broken file must not smuggle dependencies or rules in
+        moved: list[str] = []
+        if not config.allow_dependency_changes:
+            moved += [f"[{'.'.join(t)}] changed" for t in DEPENDENCY_TABLES
+                      if _table(old, t) != _table(new, t)]  # fmt: skip
+        reasons: list[str] = []
         if moved:
+            reasons.append(
+                "changes dependency or build tables (set allow_dependency_changes in "
+                "[tool.prewrite] to permit it)"
+            )
+        rules = [] if config.allow_config_changes else _prewrite_moves(old, new)
+        if rules:
+            reasons.append(
+                "changes [tool.prewrite], the rules that judge it ("
+                + ", ".join(m.removeprefix("[tool.prewrite] ") for m in rules)
+                + "); a patch may not rewrite its own judge: to permit it, set "
+                "allow_config_changes = true in [tool.prewrite] on disk, by hand"
+            )
+        if reasons:
             raise ForbiddenPath(
-                "pyproject.toml: the patch changes dependency or build tables "
-                "(set allow_dependency_changes in [tool.prewrite] to permit it)",
-                [ErrorDetail(f"[{t}] changed", "pyproject.toml") for t in moved],
+                f"{edit.path}: the patch " + "; and it ".join(reasons),
+                [ErrorDetail(m, edit.path) for m in moved + rules],
             )

@@ -5,6 +5,17 @@ workspace as working directory, so ruff resolves the same configuration (and exc
 ``--force-exclude``) as CI's ``ruff`` on the tree. The ruff is the workspace interpreter's own
 when it has one (the version CI pins), else the daemon's. Files run concurrently; base-text lint
 results are cached by content, so a patch pays for its candidate files only.
+
+A patch that changes ruff's own configuration (``ruff.toml`` / ``.ruff.toml`` anywhere, the
+``[tool.ruff]`` table or ``requires-python`` of any ``pyproject.toml``) is also judged under its
+new configuration. ruff then runs in a *patched view*: a temporary tree that reads like the
+workspace with the patch written — the directories the patch touches are real directories holding
+the candidate files and a link to every other entry, the directories above the root are mirrored
+the same way — so ruff's own discovery (nested configs, ``extend``, relative ``exclude`` and
+``per-file-ignores`` patterns, ``src`` lookups, configs above the root) resolves exactly what it
+would in the patched tree, and the user's repository is never written. (A ``--config FILE`` run
+would not: it drops nested configs and resolves the file's relative paths against the working
+directory.)
 """
 
 from __future__ import annotations
@@ -15,14 +26,24 @@ import json
 import os
 import shutil
 import sys
-from pathlib import Path
-from typing import Any
+import tempfile
+import tomllib
+from contextlib import contextmanager
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING, Any
 
 from prewrite.errors import BackendFailed
 from prewrite.protocol import Diagnostic
 from prewrite_daemon.process import run_captured
 
+if TYPE_CHECKING:
+    from collections.abc import Generator
+
+    from prewrite_daemon.patch import PreparedPatch
+
 CONCURRENCY = 4
+RUFF_CONFIG_FILES = ("ruff.toml", ".ruff.toml")
+CONFIG_REJECTED = "config"  # the rule of the finding "ruff rejects the patch's configuration"
 
 
 def ruff_executable(python: str) -> str:
@@ -40,8 +61,97 @@ async def _run(argv: list[str], text: str, cwd: Path, timeout_s: float) -> tuple
     return await run_captured(argv, cwd, text, timeout_s, argv[1])
 
 
+def _dig(data: dict[str, Any], *keys: str) -> object:
+    node: object = data
+    for key in keys:
+        node = node.get(key) if isinstance(node, dict) else None  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+    return node  # pyright: ignore[reportUnknownVariableType]
+
+
+def _ruff_settings(name: str, text: str | None) -> object:
+    """What ruff reads from one file (parsed), or the raw text when it does not parse."""
+    if name != "pyproject.toml" and text is None:
+        return None  # no file is not an empty file: an empty ruff.toml stops the discovery
+    try:
+        data = tomllib.loads(text or "")
+    except tomllib.TOMLDecodeError:
+        return text
+    if name == "pyproject.toml":
+        # ruff infers its target version from requires-python when the config names none.
+        return _dig(data, "tool", "ruff"), _dig(data, "project", "requires-python")
+    return data
+
+
+def linter_config_changes(patch: PreparedPatch) -> list[str]:
+    """The patch's paths whose change alters ruff's configuration: created, changed, deleted."""
+    changed: list[str] = []
+    for edit in patch.edits:
+        name = PurePosixPath(edit.path).name
+        if name not in (*RUFF_CONFIG_FILES, "pyproject.toml"):
+            continue
+        if _ruff_settings(name, edit.old_text) != _ruff_settings(name, edit.new_text):
+            changed.append(edit.path)
+    return changed
+
+
+def _mirror_entries(real: Path, view: Path, skip: set[str]) -> None:
+    """Link every entry of ``real`` into ``view`` but ``skip``; links are copied as links."""
+    try:
+        names = os.listdir(real)
+    except (FileNotFoundError, NotADirectoryError):
+        return  # a directory the patch creates
+    except PermissionError:  # searchable, not listable: what ruff's discovery may still open
+        names = [n for n in (*RUFF_CONFIG_FILES, "pyproject.toml") if (real / n).exists()]
+    for name in names:
+        if name in skip:
+            continue
+        source = real / name
+        target = os.readlink(source) if source.is_symlink() else str(source)
+        os.symlink(target, view / name)
+
+
+@contextmanager
+def patched_view(patch: PreparedPatch) -> Generator[Path]:
+    """A temporary tree that reads like ``patch.root`` with the patch written (see above).
+
+    Yields the view's root, at the same path below a temporary directory as the workspace is
+    below ``/``, so relative paths that leave the root (``extend = "../base.toml"``) and configs
+    above it resolve as they would. Only the temporary directory is ever written.
+    """
+    with tempfile.TemporaryDirectory(prefix="prewrite-view-") as tmp:
+        try:
+            view = _build_view(patch, Path(tmp))
+        except OSError as exc:
+            raise BackendFailed(f"cannot build the patched view for ruff: {exc}") from exc
+        yield view
+
+
+def _build_view(patch: PreparedPatch, base: Path) -> Path:
+    root = patch.root
+    # The directories above the root: mirrored, each minus the next one down the path.
+    for depth in range(len(root.parts) - 1):
+        here = base.joinpath(*root.parts[1 : depth + 1])
+        here.mkdir(exist_ok=True)
+        _mirror_entries(Path(*root.parts[: depth + 1]), here, {root.parts[depth + 1]})
+    view = base.joinpath(*root.parts[1:])
+    # The directories on the patch's paths are real; each file of the patch is its candidate.
+    dirs = {PurePosixPath()} | {p for e in patch.edits for p in PurePosixPath(e.path).parents}
+    for rel in sorted(dirs, key=lambda p: len(p.parts)):
+        (view / rel).mkdir()
+        children = {c.name for c in dirs if c.parent == rel and c != rel}
+        children |= {PurePosixPath(e.path).name for e in patch.edits
+                     if PurePosixPath(e.path).parent == rel}  # fmt: skip
+        _mirror_entries(root / rel, view / rel, children)
+    for edit in patch.edits:
+        if edit.new_text is not None:  # "x": never through a link, never over a file
+            with open(view / edit.path, "x", encoding="utf-8", newline="") as out:
+                out.write(edit.new_text)
+    return view
+
+
 class Ruff:
-    """Format and lint texts as if they were at their path in ``root``."""
+    """Format and lint texts as if they were at their path in ``root`` (or in a patched view
+    of it: ``view``, where a configuration ruff rejects is a finding, not a backend failure)."""
 
     def __init__(self, root: Path, python: str) -> None:
         self.root = root
@@ -56,17 +166,38 @@ class Ruff:
         return [self.exe, "check", "--force-exclude", "--no-fix", "--output-format", "json",
                 "--stdin-filename", rel, "-"]  # fmt: skip
 
-    async def format(self, rel: str, text: str, timeout_s: float) -> tuple[str | None, str]:
+    def _where(self, argv: list[str], view: Path | None) -> tuple[list[str], Path]:
+        # In a view, a cache would land in the workspace's .ruff_cache through a link.
+        return ([argv[0], argv[1], "--no-cache", *argv[2:]], view) if view else (argv, self.root)
+
+    def _error(self, err: str, view: Path | None) -> str:
+        """ruff's complaint, with the view's paths named as the real ones."""
+        text = err.strip()[-500:]
+        if view is None:
+            return text
+        temporary = str(view).removesuffix(str(self.root))  # the view is this + the real path
+        return text.replace(temporary + "/", "/")
+
+    async def format(
+        self, rel: str, text: str, timeout_s: float, view: Path | None = None
+    ) -> tuple[str | None, str]:
         """(formatted text, "") or (None, ruff's error) when ruff cannot format it."""
+        argv, cwd = self._where(self.format_command(rel), view)
         async with self._limit:
-            code, out, err = await _run(self.format_command(rel), text, self.root, timeout_s)
+            code, out, err = await _run(argv, text, cwd, timeout_s)
         if code != 0:
-            return None, err.strip() or f"ruff format exited {code}"
+            return None, self._error(err, view) or f"ruff format exited {code}"
         return out, ""
 
-    async def lint(self, rel: str, text: str, timeout_s: float) -> list[Diagnostic]:
+    async def lint(
+        self, rel: str, text: str, timeout_s: float, view: Path | None = None
+    ) -> list[Diagnostic]:
+        argv, cwd = self._where(self.lint_command(rel), view)
         async with self._limit:
-            code, out, err = await _run(self.lint_command(rel), text, self.root, timeout_s)
+            code, out, err = await _run(argv, text, cwd, timeout_s)
+        if code not in (0, 1) and view is not None:
+            message = "ruff rejects the configuration after the patch: " + self._error(err, view)
+            return [Diagnostic(rel, 1, 1, 1, 1, "error", CONFIG_REJECTED, message, "ruff")]
         if code not in (0, 1):
             raise BackendFailed(f"ruff check failed on {rel}: {err.strip()[-500:]}")
         try:

@@ -5,6 +5,12 @@ with one actionable answer: policy and anchoring failures are typed errors (the 
 checked at all); parse, format, lint and type-check failures are verdicts naming the rung and
 its findings. The format rung is a mutation: the formatted text is what later rungs check and
 what the answer returns as the files to write.
+
+A patch that changes ruff's configuration is judged by ruff twice: under the configuration before
+the patch (the workspace as it is) and under the patch's new one (a patched view of it, see
+``ruff.py``). A finding the patch's code introduced under either is red and says under which it
+was found, so a patch that relaxes the linter to hide its own finding is caught and told so —
+unless the workspace on disk sets ``allow_relaxation``: then only the new configuration judges.
 """
 
 from __future__ import annotations
@@ -14,8 +20,11 @@ import hashlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+import msgspec
 
 from prewrite.errors import PrewriteError
 from prewrite.protocol import (
@@ -30,6 +39,7 @@ from prewrite_daemon.checker import Deadline
 from prewrite_daemon.diagnostics import introduced
 from prewrite_daemon.ladder.parse import parse_patch
 from prewrite_daemon.ladder.policy import check_content, check_path
+from prewrite_daemon.ladder.ruff import CONFIG_REJECTED, linter_config_changes, patched_view
 from prewrite_daemon.patch import FileEdit, PreparedPatch, normalize_path, prepare_patch
 
 if TYPE_CHECKING:
@@ -42,6 +52,44 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 TypeCheck = Callable[[PreparedPatch, float], Awaitable[CheckReply]]
+
+BEFORE = "before the patch's config change"
+AFTER = "under the patch's new config"
+
+
+@dataclass(frozen=True)
+class Judges:
+    """The ruff configurations a patch is judged under: (label, view) — view None is the
+    workspace as it is; a patched view carries the patch's new configuration."""
+
+    changed: tuple[str, ...]  # the patch's ruff configuration files, if it changes any
+    views: tuple[tuple[str, Path | None], ...]
+
+    def labelled(self, found: list[list[Diagnostic]]) -> list[Diagnostic]:
+        """One list per judge -> each finding once, naming the judges that found it."""
+        if not self.changed:
+            return found[0]
+        seen: dict[tuple[str, int, int, str], tuple[Diagnostic, list[str]]] = {}
+        for (label, _view), group in zip(self.views, found, strict=True):
+            for d in group:
+                seen.setdefault((d.path, d.line, d.column, d.rule), (d, []))[1].append(label)
+        return [
+            msgspec.structs.replace(d, message=f"{d.message} [ruff config: {' and '.join(ls)}]")
+            for d, ls in seen.values()
+        ]
+
+    def detail(self, findings: list[Diagnostic]) -> str:
+        if not self.changed:
+            return ""
+        text = f"the patch changes ruff's configuration ({', '.join(self.changed)}): judged "
+        text += " and ".join(label for label, _ in self.views)
+        hidden = sum(d.message.endswith(f"[ruff config: {BEFORE}]") for d in findings)
+        if hidden:
+            text += (
+                f"; {hidden} finding(s) only {BEFORE}: the patch's new config hides them "
+                "(allow_relaxation = true in [tool.prewrite] on disk permits it)"
+            )
+        return text
 
 
 @dataclass
@@ -100,17 +148,9 @@ class Ladder:
             return self._verdict("parse", errors, patch)
         self._report("parse", "pass", t)
         self.verified.append(f"parse: {sum(e.new_text is not None for e in patch.edits)} file(s)")
-        for rung, step in (("format", self._format), ("lint", self._lint)):
-            if not self.config.enabled(rung):
-                self.reports.append(RungReport(rung, "off"))
-                self.not_verified.append(f"{rung}: off")
-                continue
-            t = time.perf_counter()
-            patch, findings = await step(patch, deadline)
-            if findings:
-                self._report(rung, "fail", t)
-                return self._verdict(rung, findings, patch)
-            self._report(rung, "pass", t)
+        patch, verdict = await self._ruff_rungs(patch, deadline)
+        if verdict is not None:
+            return verdict
         if not self.config.enabled("typecheck"):
             self.reports.append(RungReport("typecheck", "off"))
             self.not_verified.append("typecheck: off")
@@ -121,42 +161,98 @@ class Ladder:
         self.verified.append(f"typecheck: {len(reply.checked_files)} file(s) compared")
         return self._verdict(None if reply.ok else "typecheck", reply.diagnostics, patch, reply)
 
-    async def _format(
+    async def _ruff_rungs(
         self, patch: PreparedPatch, deadline: Deadline
+    ) -> tuple[PreparedPatch, CheckReply | None]:
+        """The format and lint rungs, under every ruff configuration that judges the patch."""
+        on = [rung for rung in ("format", "lint") if self.config.enabled(rung)]
+        changed = tuple(linter_config_changes(patch)) if on else ()
+        with patched_view(patch) if changed else nullcontext(None) as view:
+            views: list[tuple[str, Path | None]] = []
+            if not changed or not self.config.allow_relaxation:
+                views.append((BEFORE, None))
+            if view is not None:
+                views.append((AFTER, view))
+            judges = Judges(changed, tuple(views))
+            for rung, step in (("format", self._format), ("lint", self._lint)):
+                if rung not in on:
+                    self.reports.append(RungReport(rung, "off"))
+                    self.not_verified.append(f"{rung}: off")
+                    continue
+                t = time.perf_counter()
+                patch, findings = await step(patch, deadline, judges)
+                if findings:
+                    self._report(rung, "fail", t, judges.detail(findings))
+                    return patch, self._verdict(rung, findings, patch)
+                self._report(rung, "pass", t, judges.detail([]))
+        if changed and "lint" in on:
+            how = "both" if len(views) == 2 else "the new one only (allow_relaxation)"
+            self.verified.append(f"ruff configuration changed by the patch: judged under {how}")
+            self.not_verified.append(
+                "lint: files the patch does not touch were not re-linted under its new ruff "
+                f"configuration ({', '.join(changed)})"
+            )
+        return patch, None
+
+    async def _format(
+        self, patch: PreparedPatch, deadline: Deadline, judges: Judges
     ) -> tuple[PreparedPatch, list[Diagnostic]]:
+        """Format under every judge; the last one's text (the configuration the files will
+        live under) is what later rungs check. Only a file ruff cannot format is a finding."""
         targets = [e for e in patch.edits if e.is_python and e.new_text is not None]
-        results = await asyncio.gather(
-            *(self.ruff.format(e.path, e.new_text or "", deadline.left()) for e in targets)
-        )
-        formatted = {e.path: text for e, (text, _err) in zip(targets, results, strict=True)}
+
+        async def formatted(view: Path | None) -> list[tuple[str | None, str]]:
+            left = deadline.left()
+            return await asyncio.gather(
+                *(self.ruff.format(e.path, e.new_text or "", left, view) for e in targets)
+            )
+
+        results = await asyncio.gather(*(formatted(view) for _label, view in judges.views))
+        final = {e.path: text for e, (text, _err) in zip(targets, results[-1], strict=True)}
         failures = [
-            Diagnostic(e.path, 1, 1, 1, 1, "error", "format", err, "ruff")
-            for e, (text, err) in zip(targets, results, strict=True)
-            if text is None
+            [
+                Diagnostic(e.path, 1, 1, 1, 1, "error", "format", err, "ruff")
+                for e, (text, err) in zip(targets, group, strict=True)
+                if text is None
+            ]
+            for group in results
         ]
         edits = tuple(
-            FileEdit(e.path, e.old_text, formatted.get(e.path) or e.new_text) for e in patch.edits
+            FileEdit(e.path, e.old_text, final.get(e.path) or e.new_text) for e in patch.edits
         )
-        changed = sum(formatted.get(e.path) not in (None, e.new_text) for e in targets)
-        self.verified.append(f"format: ruff format on {len(targets)} file(s), {changed} changed")
-        return PreparedPatch(patch.root, edits), failures
+        changed = sum(final.get(e.path) not in (None, e.new_text) for e in targets)
+        note = f"format: ruff format on {len(targets)} file(s), {changed} changed"
+        if len(results) == 2:
+            differ = sum(a != b for (a, _), (b, _) in zip(*results, strict=True))
+            note += f" {AFTER} ({differ} formatted differently {BEFORE})"
+        self.verified.append(note)
+        return PreparedPatch(patch.root, edits), judges.labelled(failures)
 
     async def _lint(
-        self, patch: PreparedPatch, deadline: Deadline
+        self, patch: PreparedPatch, deadline: Deadline, judges: Judges
     ) -> tuple[PreparedPatch, list[Diagnostic]]:
+        """What the patch's code introduced, per judge: each judge lints base and candidate."""
         targets = [e for e in patch.edits if e.is_python and e.new_text is not None]
 
-        async def new_findings(e: FileEdit) -> list[Diagnostic]:
-            candidate = self.ruff.lint(e.path, e.new_text or "", deadline.left())
+        async def new_findings(e: FileEdit, view: Path | None) -> list[Diagnostic]:
+            candidate = self.ruff.lint(e.path, e.new_text or "", deadline.left(), view)
             if e.old_text is None:
                 return await candidate
-            base = self.ruff.lint_base(e.path, e.old_text, deadline.left())
+            if view is None:
+                base = self.ruff.lint_base(e.path, e.old_text, deadline.left())
+            else:  # the base text under the new configuration: never cached
+                base = self.ruff.lint(e.path, e.old_text, deadline.left(), view)
             before, after = await asyncio.gather(base, candidate)
-            return introduced(before, after, e.old_text, e.new_text)
+            rejected = [d for d in after if d.rule == CONFIG_REJECTED]
+            return rejected or introduced(before, after, e.old_text, e.new_text)
 
-        found = await asyncio.gather(*(new_findings(e) for e in targets))
+        async def judged(view: Path | None) -> list[Diagnostic]:
+            found = await asyncio.gather(*(new_findings(e, view) for e in targets))
+            return [d for group in found for d in group]
+
+        found = await asyncio.gather(*(judged(view) for _label, view in judges.views))
         self.verified.append(f"lint: ruff check on {len(targets)} file(s)")
-        return patch, [d for group in found for d in group]
+        return patch, judges.labelled(list(found))
 
     def _verdict(
         self,
@@ -182,9 +278,14 @@ class Ladder:
             failed_rung=failed,
             rungs=list(self.reports),
             files=files,
-            verified=self.verified,
-            not_verified=self.not_verified,
+            verified=_merged(self.verified, typed.verified if typed else []),
+            not_verified=_merged(self.not_verified, typed.not_verified if typed else []),
         )
+
+
+def _merged(ours: list[str], theirs: list[str]) -> list[str]:
+    """The ladder's receipt lines, then the type check's own; each once, in order."""
+    return list(dict.fromkeys([*ours, *theirs]))
 
 
 def _candidate(edit: FileEdit) -> CandidateFile:
