@@ -13,7 +13,13 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from prewrite.client import Client, spawn_daemon, wait_for_daemon
+from prewrite.client import (
+    DEFAULT_CALL_TIMEOUT_S,
+    REPLY_MARGIN_S,
+    Client,
+    spawn_daemon,
+    wait_for_daemon,
+)
 from prewrite.errors import BadRequest, DaemonUnavailable, PrewriteError
 from prewrite.protocol import CheckReply, DiskResult, Patch
 from prewrite.runtime import read_status, runtime_paths
@@ -57,7 +63,18 @@ def _add_patch_arguments(parser: argparse.ArgumentParser, python_help: str) -> N
     parser.add_argument("--patch", required=True, help="patch JSON file, or - for stdin")
     parser.add_argument("--python", help=python_help)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--timeout", type=float, default=120.0, help="ladder seconds (120)")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=120.0,
+        help="seconds for the ladder, waiting for the workspace included (120); a daemon that "
+        f"has not answered {REPLY_MARGIN_S:.0f}s later is reported unresponsive",
+    )
+    parser.add_argument(
+        "--no-contents",
+        action="store_true",
+        help="return the candidate files by reference only (path, sha256), not their text",
+    )
     parser.add_argument(
         "--no-autostart", action="store_true", help="fail instead of starting the daemon"
     )
@@ -150,11 +167,20 @@ def _read_patch(source: str) -> Patch:
         raise BadRequest(f"invalid patch JSON: {exc}") from exc
 
 
+def _patch_client(args: argparse.Namespace) -> Client:
+    """A client whose handshake is bounded like the request: ``--timeout`` plus the margin."""
+    handshake_s = min(DEFAULT_CALL_TIMEOUT_S, args.timeout + REPLY_MARGIN_S)
+    return Client(autostart=not args.no_autostart, call_timeout_s=handshake_s)
+
+
 def _check(args: argparse.Namespace) -> int:
     patch = _read_patch(args.patch)
     started = time.perf_counter()
-    with Client(autostart=not args.no_autostart) as client:
-        reply = client.check(args.root, patch.changes, python=args.python, timeout_s=args.timeout)
+    with _patch_client(args) as client:
+        reply = client.check(
+            args.root, patch.changes, python=args.python, timeout_s=args.timeout,
+            return_contents=not args.no_contents,
+        )  # fmt: skip
     elapsed_ms = (time.perf_counter() - started) * 1000
     if args.json:
         sys.stdout.write(msgspec.json.encode(msgspec.structs.asdict(reply)).decode() + "\n")
@@ -187,10 +213,10 @@ def _print_human(reply: CheckReply, elapsed_ms: float) -> None:
 def _apply(args: argparse.Namespace) -> int:
     patch = _read_patch(args.patch)
     started = time.perf_counter()
-    with Client(autostart=not args.no_autostart) as client:
+    with _patch_client(args) as client:
         reply = client.apply(
             args.root, patch.changes, python=args.python, timeout_s=args.timeout,
-            finish=args.finish,
+            finish=args.finish, return_contents=not args.no_contents,
         )  # fmt: skip
     if args.json:
         sys.stdout.write(msgspec.json.encode(msgspec.structs.asdict(reply)).decode() + "\n")

@@ -126,6 +126,18 @@ class CheckTimeout(PrewriteError):
     code = "timeout"
 
 
+class Busy(PrewriteError):
+    """The workspace already has as many checks waiting as it queues; retry later."""
+
+    code = "busy"
+
+
+class StateDirUnwritable(PrewriteError):
+    """The daemon's state directory (shadows, journals, record) cannot be written; names it."""
+
+    code = "state_dir_unwritable"
+
+
 class DaemonUnavailable(PrewriteError):
     """No daemon answers on the socket and none could be started (client side)."""
 
@@ -136,6 +148,13 @@ class ConnectionLost(PrewriteError):
     """The daemon closed the connection before answering (client side)."""
 
     code = "connection_lost"
+
+
+class DaemonUnresponsive(PrewriteError):
+    """The daemon accepted the connection but did not answer within the client's deadline
+    (stopped, hung or overloaded); the connection is closed (client side)."""
+
+    code = "daemon_unresponsive"
 
 
 ERROR_CLASSES: dict[str, type[PrewriteError]] = {
@@ -156,8 +175,11 @@ ERROR_CLASSES: dict[str, type[PrewriteError]] = {
         WriteFailed,
         BackendFailed,
         CheckTimeout,
+        Busy,
+        StateDirUnwritable,
         DaemonUnavailable,
         ConnectionLost,
+        DaemonUnresponsive,
     )
 }
 

@@ -75,12 +75,18 @@ class Hello(Message, frozen=True, tag="hello"):
 
 
 class CheckRequest(Message, frozen=True, tag="check"):
-    """Type-check ``changes`` as one unit against the workspace at ``root`` (absolute path)."""
+    """Type-check ``changes`` as one unit against the workspace at ``root`` (absolute path).
+
+    ``timeout_s`` bounds everything the daemon does for the request: waiting for the workspace,
+    starting the checker, every retry. ``return_contents`` false asks for the candidate files by
+    reference only (path and sha256); large ones are sent that way in any case.
+    """
 
     root: str
     changes: list[FileChange]
     python: str | None = None
     timeout_s: float = 120.0
+    return_contents: bool = True
 
 
 class StatusRequest(Message, frozen=True, tag="status"):
@@ -102,6 +108,7 @@ class ApplyRequest(Message, frozen=True, tag="apply"):
     python: str | None = None
     timeout_s: float = 120.0
     finish: bool = False
+    return_contents: bool = True
 
 
 class FinishRequest(Message, frozen=True, tag="finish"):
@@ -139,12 +146,17 @@ class RungReport(msgspec.Struct, frozen=True, omit_defaults=True):
 
 
 class CandidateFile(msgspec.Struct, frozen=True, omit_defaults=True):
-    """A file as the ladder would write it (formatted); ``content`` None means deleted."""
+    """A file as the ladder would write it (formatted); ``sha256`` None means deleted.
+
+    ``content_omitted`` true: the file is given by reference (its ``sha256``), its content was
+    not sent — too large for a reply, or the request asked for no contents.
+    """
 
     path: str
     sha256: str | None
     content: str | None = None
     formatted: bool = False
+    content_omitted: bool = False
 
 
 class CheckReply(Message, frozen=True, tag="check_reply"):

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from prewrite import __version__
+from prewrite.errors import StateDirUnwritable
 from prewrite.protocol import (
     PROTOCOL_VERSION,
     ApplyRequest,
@@ -36,7 +37,7 @@ from prewrite.protocol import (
 )
 from prewrite.runtime import DaemonStatusFile, RuntimePaths, ensure_private_dir, runtime_paths
 from prewrite_daemon.rpc import serve_unix
-from prewrite_daemon.session import Registry
+from prewrite_daemon.session import Registry, check_state_dir
 from prewrite_daemon.writer import recover
 
 if TYPE_CHECKING:
@@ -171,16 +172,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--detach", action="store_true", help="fork into the background (used by auto-start)"
     )
     args = parser.parse_args(argv)
-    if args.detach and os.fork() > 0:
-        os._exit(0)  # the launcher returns at once; the daemon is reparented to init
     logging.basicConfig(
         level=args.log_level.upper(),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     logging.getLogger("pygls").setLevel(logging.ERROR)
     paths = runtime_paths()
-    ensure_private_dir(paths.runtime_dir)
-    paths.state_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+    # Before forking, so a launcher that cannot work says why in its exit status and output.
+    try:
+        ensure_private_dir(paths.runtime_dir)
+    except OSError as exc:
+        log.error("cannot start: the runtime directory %s: %s", paths.runtime_dir, exc)
+        return 1
+    try:
+        check_state_dir(paths.state_dir)
+    except StateDirUnwritable as exc:
+        log.error("cannot start: %s", exc)
+        return 1
+    if args.detach and os.fork() > 0:
+        os._exit(0)  # the launcher returns at once; the daemon is reparented to init
     with paths.lock_file.open("a") as lock:
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -2,14 +2,17 @@
 
 The whole pre-write ladder runs first; only if every rung passed is the patch written, all
 files in one journalled transaction (``writer.py``), against the exact bytes the ladder
-validated. Then the checker's view is synced and the disk rungs run: the affected tests, and
-with ``finish`` the workspace's "once at the end" rungs. A workspace may opt into rolling the
-write back when a disk rung fails. One writer per workspace at a time.
+validated. Success is decided before the write: a reply that could not be delivered (over the
+frame limit, disk results' room kept) refuses the apply with nothing written. Then the checker's
+view is synced and the disk rungs run: the affected tests, and with ``finish`` the workspace's
+"once at the end" rungs. A workspace may opt into rolling the write back when a disk rung fails.
+One writer per workspace at a time.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import time
 from typing import TYPE_CHECKING
 
@@ -44,13 +47,19 @@ async def apply_patch(
 ) -> ApplyReply:
     """Run under the entry's write lock. Errors propagate (the caller records them)."""
     await asyncio.to_thread(recover, journal_dir)
-    check = CheckRequest(request.root, request.changes, request.python, request.timeout_s)
-    reply = await ladder.run(check)
+    check = CheckRequest(
+        request.root, request.changes, request.python, request.timeout_s,
+        return_contents=request.return_contents,
+    )  # fmt: skip
+    reply = await entry.run_ladder(ladder, check)
     if not reply.ok or ladder.final is None:
         return ApplyReply(False, reply, [], [])
     patch = ladder.final
     changes = {e.path: None if e.new_text is None else e.new_text.encode() for e in patch.edits}
     bases = {e.path: None if e.old_text is None else e.old_text.encode() for e in patch.edits}
+    planned = [CandidateFile(p, None if b is None else _sha(b)) for p, b in changes.items()]
+    limits = entry.limits
+    limits.check_fits(ApplyReply(True, reply, planned, [], True), limits.disk_bytes, "the reply")
     txn = Transaction(ladder.root, journal_dir, changes, bases)
     started = time.perf_counter()
     try:
@@ -62,7 +71,9 @@ async def apply_patch(
     written = [CandidateFile(e.path, e.after) for e in plan.entries]
     try:
         await entry.sync()
-        disk = await _disk_rungs(entry, ladder.config, list(changes), request.finish)
+        disk = limits.fit_disk(
+            await _disk_rungs(entry, ladder.config, list(changes), request.finish)
+        )
         ladder.reports.extend(_report(d) for d in disk)
         failed = any(d.outcome in ("fail", "timeout") for d in disk)
         rolled_back = False
@@ -95,6 +106,10 @@ async def finish_rungs(root: Path, config: LadderConfig) -> list[DiskResult]:
 async def finish(root: Path) -> FinishReply:
     results = await finish_rungs(root, load_config(root))
     return FinishReply(all(r.outcome == "pass" for r in results), results)
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
 
 
 def _ms(started: float) -> float:

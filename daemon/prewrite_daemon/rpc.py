@@ -2,8 +2,10 @@
 
 Invariant: every decoded request gets exactly one reply. A malformed frame body gets a
 ``bad_request`` reply and the connection keeps serving; an oversized frame header cannot be
-resynchronised, so it gets ``frame_too_large`` and the connection is closed. A client that hangs
-up mid-request cancels its request (the check reverts its overlays on the way out).
+resynchronised, so it gets ``frame_too_large`` and the connection is closed. A reply that would
+exceed the frame limit (or cannot be encoded) is replaced by a typed error reply, never dropped.
+A client that hangs up mid-request cancels its request (the check reverts its overlays on the
+way out).
 """
 
 from __future__ import annotations
@@ -17,8 +19,15 @@ from collections.abc import Awaitable, Callable
 
 import msgspec
 
-from prewrite.errors import BadRequest, FrameTooLarge, InternalError, PrewriteError, VersionMismatch
-from prewrite.framing import HEADER, body_length, encode_frame
+from prewrite.errors import (
+    BadRequest,
+    ErrorDetail,
+    FrameTooLarge,
+    InternalError,
+    PrewriteError,
+    VersionMismatch,
+)
+from prewrite.framing import HEADER, MAX_FRAME_BYTES, body_length, encode_frame
 from prewrite.protocol import PROTOCOL_VERSION, ErrorReply, Hello, Reply, Request
 
 log = logging.getLogger(__name__)
@@ -26,6 +35,8 @@ log = logging.getLogger(__name__)
 Handler = Callable[[Request], Awaitable[Reply]]
 _decoder: msgspec.msgpack.Decoder[Request] = msgspec.msgpack.Decoder(Request)
 _SO_PEERCRED = getattr(socket, "SO_PEERCRED", 17)
+MAX_KEPT_DETAILS = 100  # an error reply over the frame limit keeps this many details
+MAX_TEXT = 1000  # ... each cut to this many characters
 
 
 def peer_uid(sock: socket.socket) -> int:
@@ -46,11 +57,13 @@ class Connection:
         writer: asyncio.StreamWriter,
         handler: Handler,
         on_sent: Callable[[Reply], None],
+        max_frame_bytes: int = MAX_FRAME_BYTES,
     ) -> None:
         self.reader = reader
         self.writer = writer
         self.handler = handler
         self.on_sent = on_sent
+        self.max_frame_bytes = max_frame_bytes
         self.greeted = False
         self.desynced = False  # the client sent bytes before its reply: close after answering
 
@@ -62,7 +75,7 @@ class Connection:
                 except asyncio.IncompleteReadError:
                     return  # clean hang-up between requests
                 try:
-                    length = body_length(header)
+                    length = body_length(header, self.max_frame_bytes)
                 except FrameTooLarge as exc:
                     await self._send(error_reply(exc))
                     return
@@ -129,8 +142,36 @@ class Connection:
             return error_reply(InternalError("unexpected failure in the daemon; see its log"))
 
     async def _send(self, reply: Reply) -> None:
-        self.writer.write(encode_frame(reply))
+        self.writer.write(self._frame(reply))
         await self.writer.drain()
+
+    def _frame(self, reply: Reply) -> bytes:
+        """The reply's frame; one that cannot be sent becomes a typed error that can."""
+        try:
+            return encode_frame(reply, self.max_frame_bytes)
+        except FrameTooLarge as exc:
+            log.error("%s could not be sent: %s", type(reply).__name__, exc.message)
+            return encode_frame(too_large_reply(reply, exc), self.max_frame_bytes)
+        except Exception:
+            log.exception("cannot encode %s", type(reply).__name__)
+            return encode_frame(error_reply(InternalError("the daemon could not encode its reply")))
+
+
+def too_large_reply(reply: Reply, exc: FrameTooLarge) -> ErrorReply:
+    """What a client is told instead of a reply over the frame limit (bounded in size).
+
+    An error keeps its code and first details; any other reply becomes ``frame_too_large``.
+    """
+    if isinstance(reply, ErrorReply):
+        kept = reply.details[:MAX_KEPT_DETAILS]
+        note = f" ({len(reply.details) - len(kept)} more details left out: too large)"
+        details = [ErrorDetail(d.message[:MAX_TEXT], d.path and d.path[:MAX_TEXT]) for d in kept]
+        return ErrorReply(reply.code, reply.message[:MAX_TEXT] + note, details)
+    return ErrorReply(
+        FrameTooLarge.code,
+        f"the {reply.__struct_config__.tag} could not be sent: {exc.message}; "
+        "ask for contents by reference (return_contents=false) or a smaller patch",
+    )
 
 
 def _nothing(_reply: Reply) -> None:
@@ -138,12 +179,15 @@ def _nothing(_reply: Reply) -> None:
 
 
 async def serve_unix(
-    path: str, handler: Handler, on_sent: Callable[[Reply], None] = _nothing
+    path: str,
+    handler: Handler,
+    on_sent: Callable[[Reply], None] = _nothing,
+    max_frame_bytes: int = MAX_FRAME_BYTES,
 ) -> asyncio.Server:
     """Listen on ``path`` (mode 0600); peers of another uid are refused.
 
     ``on_sent`` runs after each reply was written (or failed to be): the daemon stops there,
-    so the ``stop`` reply always goes out first.
+    so the ``stop`` reply always goes out first. ``max_frame_bytes`` bounds frames both ways.
     """
 
     async def on_connect(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -152,7 +196,7 @@ async def serve_unix(
             log.warning("refused a connection from another user")
             writer.close()
             return
-        await Connection(reader, writer, handler, on_sent).serve()
+        await Connection(reader, writer, handler, on_sent, max_frame_bytes).serve()
 
     old_umask = os.umask(0o177)
     try:

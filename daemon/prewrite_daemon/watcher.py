@@ -9,12 +9,18 @@ checker now rather than at the next check.
 Correctness never depends on the watcher — every check re-scans and re-fingerprints at admission
 and before answering. Watching makes the next check cheaper. If watching fails, the workspace is
 marked for a full resync and watching stops.
+
+A root that was deleted or moved (checked on every tick, at most ``READY_TICK_MS`` apart) ends
+the watch and calls ``on_root_gone``: the registry releases the warm checker at once rather than
+when the LRU gets to it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import stat
 from typing import TYPE_CHECKING
 
 import watchfiles
@@ -22,6 +28,7 @@ import watchfiles
 from prewrite.errors import PrewriteError
 
 if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
     from pathlib import Path
 
     from prewrite_daemon.workspace import Workspace
@@ -31,26 +38,51 @@ log = logging.getLogger(__name__)
 DEBOUNCE_MS = 200
 READY_TICK_MS = 1000
 
+DirId = tuple[int, int]  # st_dev, st_ino
+
+
+def dir_identity(path: Path) -> DirId | None:
+    """Which directory ``path`` names now; None if it names none (deleted, or not a dir)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino) if stat.S_ISDIR(st.st_mode) else None
+
 
 class WorkspaceWatcher:
-    def __init__(self, workspace: Workspace, lock: asyncio.Lock) -> None:
+    def __init__(
+        self,
+        workspace: Workspace,
+        lock: asyncio.Lock,
+        on_root_gone: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
         self.workspace = workspace
         self.lock = lock
+        self.on_root_gone = on_root_gone
         self.batches = 0
         self.applied = asyncio.Event()  # set after each batch is applied (tests wait on it)
         self.ready = asyncio.Event()  # set once every watch is in place
+        self.root_gone = asyncio.Event()  # set once the root was deleted or moved, and released
+        self._root_id = dir_identity(workspace.root)
         self._ready_loops: set[int] = set()
         self._loops = 2 if workspace.site_dirs else 1
         self._stop = asyncio.Event()
+        self._stopping = False  # stop() was called: the owner is releasing the workspace itself
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name=f"watch {self.workspace.root}")
 
     async def stop(self) -> None:
+        self._stopping = True
         self._stop.set()
         if self._task is not None:
             await asyncio.gather(self._task, return_exceptions=True)
+
+    def root_moved(self) -> bool:
+        """Whether the root is no longer the directory this watcher started on."""
+        return self._root_id is None or dir_identity(self.workspace.root) != self._root_id
 
     async def _run(self) -> None:
         ws = self.workspace
@@ -61,8 +93,14 @@ class WorkspaceWatcher:
                     # Unfiltered: the default filter drops everything under a ".venv" path.
                     tg.create_task(self._watch(ws.site_dirs, recursive=False, filtered=False))
         except* Exception as group:
-            log.error("watching %s failed (%s); next check resyncs", ws.root, group.exceptions)
-            ws.resync_needed = True
+            if not self.root_moved():
+                log.error("watching %s failed (%s); next check resyncs", ws.root, group.exceptions)
+                ws.resync_needed = True
+        if self.root_moved() and not self._stopping:
+            log.info("%s was deleted or moved; releasing its checker and watcher", ws.root)
+            if self.on_root_gone is not None:
+                await self.on_root_gone()
+            self.root_gone.set()
 
     async def _watch(self, paths: list[Path], recursive: bool, filtered: bool) -> None:
         changes = watchfiles.awatch(  # pyright: ignore[reportUnknownMemberType]  (trio's Event)
@@ -76,6 +114,9 @@ class WorkspaceWatcher:
             yield_on_timeout=True,  # an empty batch proves the watch is set up
         )
         async for batch in changes:
+            if self.root_moved():
+                self._stop.set()  # ends the other watch loop too, within one tick
+                return
             self._ready_loops.add(id(paths))
             if len(self._ready_loops) == self._loops:
                 self.ready.set()

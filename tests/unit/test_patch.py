@@ -117,7 +117,9 @@ def test_dangling_symlink_to_outside_is_refused(root: Path, outside: Path) -> No
 
 def test_symlink_to_the_root_itself_stays_inside(root: Path) -> None:
     (root / "self").symlink_to(root, target_is_directory=True)
-    assert normalize_path(root, "self/b.py") == "self/b.py"
+    assert normalize_path(root, "self/b.py") == "b.py"  # the canonical name of the file
+    with pytest.raises(BadRequest, match="workspace root"):
+        normalize_path(root, "self")
 
 
 def test_symlink_into_git_is_forbidden(root: Path) -> None:
