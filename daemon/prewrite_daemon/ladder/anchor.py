@@ -5,7 +5,8 @@ first; failing that, a whitespace-normalized match whose every character maps ba
 the original, so drift in indentation or line breaks still anchors to the real bytes. Nothing
 else is forgiven: a straightened quote or a renamed identifier is a ``find_mismatch``, reported
 with the closest-scoring lines of the real file; several sites are ``find_ambiguous``, with a
-snippet of each. Edits to one file apply in order against the evolving text.
+snippet of each. Edits to one file apply in order against the evolving text. In a CRLF file
+``find`` and ``replace`` are read with CRLF line ends, so an LF find never splits a ``\r\n``.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from prewrite.errors import BadRequest, ErrorDetail, FindAmbiguous, FindMismatch
 
 MAX_CLOSEST = 3
+_INDENT = " \t\f\v"  # whitespace that does not end a line
 
 
 @dataclass(frozen=True)
@@ -90,7 +92,13 @@ def _extend_forward(text: str, end: int, trail: str) -> int | None:
     if "\n" in trail:
         if newline == -1:
             return end + len(run) if end + len(run) == len(text) else None
-        return end + newline + 1  # through the line break (\r\n included)
+        after = end + newline + 1  # through the line break (\r\n included)
+        if trail.endswith("\n"):
+            return after
+        # The find ends with the next line's indentation: cover the real one, or the
+        # replacement's indentation would be put in front of it (doubled indent).
+        indent = run[newline + 1 :]
+        return after + len(indent) - len(indent.lstrip(_INDENT))
     stop = newline if newline != -1 else len(run)
     if stop and run[stop - 1] == "\r":
         stop -= 1
@@ -142,6 +150,10 @@ def _snippet(text: str, span: tuple[int, int]) -> ErrorDetail:
     return ErrorDetail(f"line {line}: {first[:200]}")
 
 
+def _to_crlf(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\n", "\r\n")
+
+
 def apply_edits(path: str, text: str, edits: list[tuple[str, str]]) -> str:
     """Apply ``(find, replace)`` pairs in order; raise ``FindMismatch`` / ``FindAmbiguous``."""
     crlf = "\r\n" in text
@@ -150,6 +162,8 @@ def apply_edits(path: str, text: str, edits: list[tuple[str, str]]) -> str:
             raise BadRequest(
                 f"{path}: edit {index} has an empty 'find'", [ErrorDetail("empty find", path)]
             )
+        if crlf:  # an LF find must not anchor between a \r and its \n
+            find, replace = _to_crlf(find), _to_crlf(replace)
         spans = locate(text, find)
         if not spans:
             raise FindMismatch(
@@ -164,8 +178,6 @@ def apply_edits(path: str, text: str, edits: list[tuple[str, str]]) -> str:
                 f"{path}: edit {index}: 'find' matches {len(spans)} places; make it longer",
                 [ErrorDetail(f"{len(spans)} sites", path), *(_snippet(text, s) for s in spans)],
             )
-        if crlf:
-            replace = replace.replace("\r\n", "\n").replace("\n", "\r\n")
         begin, end = spans[0]
         text = text[:begin] + replace + text[end:]
     return text
