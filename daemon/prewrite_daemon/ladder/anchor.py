@@ -6,7 +6,8 @@ the original, so drift in indentation or line breaks still anchors to the real b
 else is forgiven: a straightened quote or a renamed identifier is a ``find_mismatch``, reported
 with the closest-scoring lines of the real file; several sites are ``find_ambiguous``, with a
 snippet of each. Edits to one file apply in order against the evolving text. In a CRLF file
-``find`` and ``replace`` are read with CRLF line ends, so an LF find never anchors between a CR and its LF.
+``find`` and ``replace`` are read with CRLF line ends: an LF find never anchors between a CR
+and its LF.
 """
 
 from __future__ import annotations
