@@ -106,16 +106,23 @@ def _default_extra_paths(root: Path) -> list[str]:
     return ["src"] if src.is_dir() and not (src / "__init__.py").exists() else []
 
 
-def render_shadow_config(config: CheckerConfig, root: Path, search_dirs: list[str]) -> str:
+def render_shadow_config(
+    config: CheckerConfig,
+    root: Path,
+    search_dirs: list[str],
+    environment: dict[str, str] | None = None,
+) -> str:
     """The ``pyrightconfig.json`` text for the shadow of ``root``.
 
     ``search_dirs`` are root-relative directories that the environment puts on ``sys.path``
     (editable installs inside the root); they are appended to every ``extraPaths``, which pyright
     searches before the environment's own paths, so they resolve to the shadow's copies.
+    ``environment`` (``venvPath``, ``venv``, ``pythonVersion``) is set where the configuration
+    does not say, so pyright reads the environment from disk instead of running an interpreter.
     """
     if config.raw is not None:
         return config.raw  # pyright reports the broken file; the shadow must see the same text
-    settings = dict(config.settings)
+    settings = dict(environment or {}) | dict(config.settings)
     if "extraPaths" not in settings:
         extra = _default_extra_paths(root)
         if extra or search_dirs:

@@ -34,12 +34,13 @@ if TYPE_CHECKING:
 Results = dict[str, list[Diagnostic]]
 
 
-async def run_cli(tree: Path, python: str, timeout_s: float, real_root: Path) -> Results:
+async def run_cli(tree: Path, python: str | None, timeout_s: float, real_root: Path) -> Results:
     """``pyright --outputjson`` on ``tree``: diagnostics per root-relative path.
 
-    Paths quoted in messages are rewritten from ``tree`` to ``real_root``.
+    Paths quoted in messages are rewritten from ``tree`` to ``real_root``. ``python`` None: no
+    interpreter is run; the tree's configuration names the venv.
     """
-    argv = [*cli_argv(), "--outputjson", "--pythonpath", python]
+    argv = [*cli_argv(), "--outputjson", *(["--pythonpath", python] if python else [])]
     code, out, err = await run_captured(argv, tree, None, timeout_s, "the cold pyright run")
     try:
         report: dict[str, Any] = json.loads(out)
@@ -93,7 +94,7 @@ def write_candidate(shadow_root: Path, patch: PreparedPatch, scratch: Path, conf
     return tree
 
 
-async def cold_base(shadow: ShadowTree, python: str, timeout_s: float) -> Results:
+async def cold_base(shadow: ShadowTree, python: str | None, timeout_s: float) -> Results:
     """Diagnostics of the whole tree as it is (the shadow holds no overlay on disk here)."""
     return await run_cli(shadow.shadow_root, python, timeout_s, shadow.root)
 
@@ -101,7 +102,7 @@ async def cold_base(shadow: ShadowTree, python: str, timeout_s: float) -> Result
 async def run_cold_check(
     shadow: ShadowTree,
     patch: PreparedPatch,
-    python: str,
+    python: str | None,
     base: Results,
     deadline: Deadline,
     candidate_config: tuple[str, CheckerScope],

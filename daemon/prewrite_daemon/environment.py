@@ -141,6 +141,30 @@ def digest_trees(dirs: list[Path], limit: int = MAX_TREE_FILES) -> str:
     return h.hexdigest()[:16]
 
 
+def read_venv(python: str) -> tuple[Path, str | None] | None:
+    """The venv of ``python`` and its Python version, read from disk without running anything."""
+    venv = Path(os.path.abspath(python)).parent.parent
+    cfg = venv / "pyvenv.cfg"
+    if not cfg.is_file():
+        return None
+    version: str | None = None
+    for line in cfg.read_text(encoding="utf-8", errors="replace").splitlines():
+        key, _, value = line.partition("=")
+        if key.strip() in ("version", "version_info"):
+            version = ".".join(value.strip().split(".")[:2])
+    return venv, version
+
+
+def read_site_dirs(python: str) -> list[Path]:
+    """The package directories of ``python``'s venv, found on disk (the untrusted mode)."""
+    found = read_venv(python)
+    if found is None:
+        return []
+    venv, _version = found
+    dirs = sorted(venv.glob("lib*/python3*/site-packages"))
+    return list(dict.fromkeys(d.resolve() for d in dirs if d.is_dir()))
+
+
 def _digest_files(paths: list[Path]) -> str:
     h = hashlib.sha256()
     for path in paths:

@@ -19,7 +19,7 @@ from prewrite_daemon.checker_config import (
     outside_dirs,
     render_shadow_config,
 )
-from prewrite_daemon.environment import pth_dirs
+from prewrite_daemon.environment import pth_dirs, read_venv
 from prewrite_daemon.scope import CheckerScope
 from prewrite_daemon.shadow import skipped_dir
 
@@ -34,6 +34,7 @@ class Layout:
     search_dirs: tuple[str, ...]  # root-relative dirs the environment adds to sys.path
     outside: tuple[Path, ...]  # dirs outside the root the checker reads sources from
     config_text: str  # the shadow's pyrightconfig.json
+    environment: tuple[tuple[str, str], ...] = ()  # venv settings when the venv is not run
 
     def with_config(self, root: Path, read: Reader) -> Layout:
         """The same environment under another configuration (a patch's candidate config)."""
@@ -43,7 +44,10 @@ class Layout:
             CheckerScope.from_settings(config.settings, root),
             self.search_dirs,
             self.outside,
-            render_shadow_config(config, root, list(self.search_dirs)),
+            render_shadow_config(
+                config, root, list(self.search_dirs), dict(self.environment)
+            ),
+            self.environment,
         )
 
 
@@ -57,8 +61,14 @@ def _mirrored_dir(root: Path, rel: str) -> bool:
     return True
 
 
-def compute_layout(root: Path, site_dirs: list[Path], read: Reader) -> Layout:
-    """The layout of ``root`` with the interpreter's package dirs ``site_dirs``."""
+def compute_layout(
+    root: Path, site_dirs: list[Path], read: Reader, unrun_python: str | None = None
+) -> Layout:
+    """The layout of ``root`` with the interpreter's package dirs ``site_dirs``.
+
+    ``unrun_python``: an interpreter that must not be run (an untrusted workspace's venv); the
+    configuration then names its venv and version, so pyright reads them from disk.
+    """
     inside: list[str] = []
     outside: list[Path] = []
     for directory in pth_dirs(site_dirs):
@@ -71,13 +81,24 @@ def compute_layout(root: Path, site_dirs: list[Path], read: Reader) -> Layout:
             outside.append(directory)
     config = load_checker_config(read)
     outside += outside_dirs(config, root)
+    environment = _venv_settings(unrun_python) if unrun_python else {}
     return Layout(
         config,
         CheckerScope.from_settings(config.settings, root),
         tuple(inside),
         tuple(dict.fromkeys(outside)),
-        render_shadow_config(config, root, inside),
+        render_shadow_config(config, root, inside, environment),
+        tuple(environment.items()),
     )
+
+
+def _venv_settings(python: str) -> dict[str, str]:
+    found = read_venv(python)
+    if found is None:
+        return {}
+    venv, version = found
+    settings = {"venvPath": str(venv.parent), "venv": venv.name}
+    return settings | ({"pythonVersion": version} if version else {})
 
 
 def patched_reader(read: Reader, patch: PreparedPatch) -> Reader:

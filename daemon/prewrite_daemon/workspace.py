@@ -12,7 +12,9 @@ saw them.
 from __future__ import annotations
 
 import logging
+import os
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -25,14 +27,13 @@ from prewrite_daemon.checker import CheckContext, Deadline, run_check
 from prewrite_daemon.checker_config import CONFIG_FILES, disk_reader
 from prewrite_daemon.coldcheck import cold_base, run_cold_check
 from prewrite_daemon.config_change import judge_both
-from prewrite_daemon.environment import Fingerprint, fingerprint, site_dirs
+from prewrite_daemon.environment import Fingerprint, fingerprint, read_site_dirs, site_dirs
 from prewrite_daemon.imports import ImportGraph
 from prewrite_daemon.layout import Layout, compute_layout, patched_reader
 from prewrite_daemon.shadow import ShadowTree
 
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from pathlib import Path
 
     from prewrite.protocol import CheckReply
     from prewrite_daemon.patch import PreparedPatch
@@ -45,9 +46,15 @@ MAX_ATTEMPTS = 3
 
 
 class Workspace:
-    def __init__(self, root: Path, python: str, shadow_root: Path) -> None:
+    """One workspace; ``trusted`` False: nothing inside the root is run (``prewrite.trust``)."""
+
+    def __init__(self, root: Path, python: str, shadow_root: Path, trusted: bool = True) -> None:
         self.root = root
         self.python = python
+        self.trusted = trusted
+        inside = root in Path(os.path.abspath(python)).parents
+        # An interpreter inside an untrusted root is read, never run (its .pth files are code).
+        self.run_python: str | None = python if trusted or not inside else None
         self.shadow = ShadowTree(root, shadow_root)
         self.graph = ImportGraph()
         self.backend: Backend | None = None
@@ -62,7 +69,7 @@ class Workspace:
         self.resync_needed = False  # set when watching failed: rebuild everything next time
         self.before_answer: Callable[[], None] | None = None  # test hook
         self._crashes: list[float] = []
-        self.site_dirs = site_dirs(python)
+        self.site_dirs = site_dirs(python) if self.run_python else read_site_dirs(python)
         self._checker_version = checker_version()
         self.library_events = 0  # in-place edits under the package dirs (the watcher counts)
         self._seen_layout: Layout | None = None  # taken with the latest fingerprint
@@ -70,13 +77,17 @@ class Workspace:
 
     def environment(self) -> Fingerprint:
         """The fingerprint now; the layout it covers is kept for the next checker start."""
-        layout = compute_layout(self.root, self.site_dirs, disk_reader(self.root))
+        layout = self._compute_layout()
         self._seen_layout = layout
         outside = [*layout.outside, *self.shadow.outside_targets]
         return fingerprint(
             self.root, self.python, self.site_dirs, self._checker_version,
             outside, self.library_events,
         )  # fmt: skip
+
+    def _compute_layout(self) -> Layout:
+        unrun = None if self.run_python else self.python
+        return compute_layout(self.root, self.site_dirs, disk_reader(self.root), unrun)
 
     def watched_outside(self) -> list[Path]:
         """Directories outside the root whose sources the checker reads (for the watcher)."""
@@ -163,9 +174,9 @@ class Workspace:
 
     async def _cold(self, patch: PreparedPatch, layout: Layout, deadline: Deadline) -> CheckReply:
         if self.cold_base is None:
-            self.cold_base = await cold_base(self.shadow, self.python, deadline.left())
+            self.cold_base = await cold_base(self.shadow, self.run_python, deadline.left())
         return await run_cold_check(
-            self.shadow, patch, self.python, self.cold_base, deadline,
+            self.shadow, patch, self.run_python, self.cold_base, deadline,
             (layout.config_text, layout.scope),
         )  # fmt: skip
 
@@ -237,15 +248,13 @@ class Workspace:
             self.last_restart_reason = reason
             log.info("restarting the checker of %s: %s", self.root, reason)
         self.resync_needed = False
-        self.layout = self._seen_layout or compute_layout(
-            self.root, self.site_dirs, disk_reader(self.root)
-        )
+        self.layout = self._seen_layout or self._compute_layout()
         self.shadow.config_text = self.layout.config_text
         # A fresh checker gets a fresh shadow: nothing of an earlier overlay can survive.
         self.shadow.create()
         self._rebuild_graph()
         self._invalidate()
-        backend = make_pyright(self.shadow.shadow_root, self.python)
+        backend = make_pyright(self.shadow.shadow_root, self.run_python)
         self.backend, self.backend_env = backend, env
         await backend.start()
         return backend

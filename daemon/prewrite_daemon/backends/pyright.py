@@ -59,13 +59,17 @@ def cli_argv() -> list[str]:
     return [node_executable(), str(pyright_dist() / "index.js")]
 
 
-def make_pyright(root: Path, python: str) -> LspProcess:
-    """A pyright language server over the tree at ``root`` using ``python``'s packages."""
+def make_pyright(root: Path, python: str | None) -> LspProcess:
+    """A pyright language server over the tree at ``root`` using ``python``'s packages.
+
+    ``python`` None: pyright is given no interpreter to run; the tree's configuration names the
+    venv to read instead (an untrusted workspace).
+    """
 
     def settings(section: str | None) -> Any:
         analysis = {"diagnosticMode": "openFilesOnly", "autoSearchPaths": True}
         if section == "python":
-            return {"pythonPath": python, "analysis": analysis}
+            return {"analysis": analysis} | ({"pythonPath": python} if python else {})
         if section == "python.analysis":
             return analysis
         if section in ("pyright", "basedpyright"):
