@@ -1,7 +1,7 @@
 """The format and lint rungs: ``ruff format`` and ``ruff check`` on the candidate, by stdin.
 
-Each runs with ``--stdin-filename`` set to the file's real path in the workspace and the
-workspace as working directory, so ruff resolves the same configuration (and exclusions, via
+Each runs with ``--stdin-filename`` set to the file's real (absolute) path in the workspace and
+the workspace as working directory, so ruff resolves the same configuration (and exclusions, via
 ``--force-exclude``) as CI's ``ruff`` on the tree. The ruff is the workspace interpreter's own
 when it has one (the version CI pins), else the daemon's. Files run concurrently; base-text lint
 results are cached by content, so a patch pays for its candidate files only.
@@ -159,16 +159,19 @@ class Ruff:
         self._base_lint: dict[tuple[str, str], list[Diagnostic]] = {}
         self._limit = asyncio.Semaphore(CONCURRENCY)
 
-    def format_command(self, rel: str) -> list[str]:
-        return [self.exe, "format", "--force-exclude", "--stdin-filename", rel, "-"]
+    def format_command(self, rel: str, view: Path | None = None) -> list[str]:
+        return [self.exe, "format", *self._place(rel, view)]
 
-    def lint_command(self, rel: str) -> list[str]:
-        return [self.exe, "check", "--force-exclude", "--no-fix", "--output-format", "json",
-                "--stdin-filename", rel, "-"]  # fmt: skip
+    def lint_command(self, rel: str, view: Path | None = None) -> list[str]:
+        return [self.exe, "check", "--no-fix", "--output-format", "json", *self._place(rel, view)]
 
-    def _where(self, argv: list[str], view: Path | None) -> tuple[list[str], Path]:
-        # In a view, a cache would land in the workspace's .ruff_cache through a link.
-        return ([argv[0], argv[1], "--no-cache", *argv[2:]], view) if view else (argv, self.root)
+    def _place(self, rel: str, view: Path | None) -> list[str]:
+        # The file's absolute path: with a relative one, ruff's stdin mode never looks for a
+        # configuration above the working directory, which CI's `ruff check` does (a project
+        # inside a monorepo configured at its top). In a view, no cache: it would land in the
+        # workspace's .ruff_cache through a link.
+        where = ["--no-cache"] if view else []
+        return [*where, "--force-exclude", "--stdin-filename", str((view or self.root) / rel), "-"]
 
     def _error(self, err: str, view: Path | None) -> str:
         """ruff's complaint, with the view's paths named as the real ones."""
@@ -182,9 +185,9 @@ class Ruff:
         self, rel: str, text: str, timeout_s: float, view: Path | None = None
     ) -> tuple[str | None, str]:
         """(formatted text, "") or (None, ruff's error) when ruff cannot format it."""
-        argv, cwd = self._where(self.format_command(rel), view)
+        argv = self.format_command(rel, view)
         async with self._limit:
-            code, out, err = await _run(argv, text, cwd, timeout_s)
+            code, out, err = await _run(argv, text, view or self.root, timeout_s)
         if code != 0:
             return None, self._error(err, view) or f"ruff format exited {code}"
         return out, ""
@@ -192,9 +195,9 @@ class Ruff:
     async def lint(
         self, rel: str, text: str, timeout_s: float, view: Path | None = None
     ) -> list[Diagnostic]:
-        argv, cwd = self._where(self.lint_command(rel), view)
+        argv = self.lint_command(rel, view)
         async with self._limit:
-            code, out, err = await _run(argv, text, cwd, timeout_s)
+            code, out, err = await _run(argv, text, view or self.root, timeout_s)
         if code not in (0, 1) and view is not None:
             message = "ruff rejects the configuration after the patch: " + self._error(err, view)
             return [Diagnostic(rel, 1, 1, 1, 1, "error", CONFIG_REJECTED, message, "ruff")]
