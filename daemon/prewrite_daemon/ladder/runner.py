@@ -92,6 +92,9 @@ class Judges:
         return text
 
 
+ONLY_THE_WORKSPACE = Judges((), ((BEFORE, None),))  # a patch that leaves ruff's config alone
+
+
 @dataclass
 class Ladder:
     """One run: the rung reports so far, and how the run ends."""
@@ -195,7 +198,7 @@ class Ladder:
         return patch, None
 
     async def _format(
-        self, patch: PreparedPatch, deadline: Deadline, judges: Judges
+        self, patch: PreparedPatch, deadline: Deadline, judges: Judges = ONLY_THE_WORKSPACE
     ) -> tuple[PreparedPatch, list[Diagnostic]]:
         """Format under every judge; the last one's text (the configuration the files will
         live under) is what later rungs check. Only a file ruff cannot format is a finding."""
@@ -229,7 +232,7 @@ class Ladder:
         return PreparedPatch(patch.root, edits), judges.labelled(failures)
 
     async def _lint(
-        self, patch: PreparedPatch, deadline: Deadline, judges: Judges
+        self, patch: PreparedPatch, deadline: Deadline, judges: Judges = ONLY_THE_WORKSPACE
     ) -> tuple[PreparedPatch, list[Diagnostic]]:
         """What the patch's code introduced, per judge: each judge lints base and candidate."""
         targets = [e for e in patch.edits if e.is_python and e.new_text is not None]
