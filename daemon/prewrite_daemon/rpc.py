@@ -151,19 +151,25 @@ class Connection:
             return encode_frame(reply, self.max_frame_bytes)
         except FrameTooLarge as exc:
             log.error("%s could not be sent: %s", type(reply).__name__, exc.message)
-            return encode_frame(too_large_reply(reply, exc), self.max_frame_bytes)
+            for kept in (MAX_KEPT_DETAILS, 10, 0):
+                try:
+                    return encode_frame(too_large_reply(reply, exc, kept), self.max_frame_bytes)
+                except FrameTooLarge:
+                    continue
+            return encode_frame(error_reply(FrameTooLarge("the reply was too large to send")))
         except Exception:
             log.exception("cannot encode %s", type(reply).__name__)
             return encode_frame(error_reply(InternalError("the daemon could not encode its reply")))
 
 
-def too_large_reply(reply: Reply, exc: FrameTooLarge) -> ErrorReply:
+def too_large_reply(reply: Reply, exc: FrameTooLarge, max_details: int) -> ErrorReply:
     """What a client is told instead of a reply over the frame limit (bounded in size).
 
-    An error keeps its code and first details; any other reply becomes ``frame_too_large``.
+    An error keeps its code and its first ``max_details`` details; any other reply becomes
+    ``frame_too_large``.
     """
     if isinstance(reply, ErrorReply):
-        kept = reply.details[:MAX_KEPT_DETAILS]
+        kept = reply.details[:max_details]
         note = f" ({len(reply.details) - len(kept)} more details left out: too large)"
         details = [ErrorDetail(d.message[:MAX_TEXT], d.path and d.path[:MAX_TEXT]) for d in kept]
         return ErrorReply(reply.code, reply.message[:MAX_TEXT] + note, details)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import inspect
 import socket
 import threading
+import time
 import typing
 from typing import TYPE_CHECKING
 
@@ -183,6 +184,44 @@ def test_truncated_stream_raises_connection_lost(
         framing.recv_frame(b, _requests)
 
 
+def test_a_silent_peer_is_a_timeout_at_the_deadline(
+    pair: tuple[socket.socket, socket.socket],
+) -> None:
+    a, b = pair
+    a.sendall(HEADER.pack(10) + b"abc")  # part of a frame, then nothing
+    started = time.monotonic()
+    with pytest.raises(TimeoutError):
+        framing.recv_frame(b, _requests, deadline=started + 0.3)
+    assert 0.3 <= time.monotonic() - started < 1.3
+
+
+def test_a_deadline_already_past_sends_nothing(pair: tuple[socket.socket, socket.socket]) -> None:
+    a, b = pair
+    with pytest.raises(TimeoutError):
+        framing.send_frame(a, StatusRequest(), deadline=time.monotonic() - 1)
+    b.setblocking(False)
+    with pytest.raises(BlockingIOError):
+        b.recv(1)
+
+
+def test_a_frame_within_its_deadline_round_trips(
+    pair: tuple[socket.socket, socket.socket],
+) -> None:
+    a, b = pair
+    framing.send_frame(a, StatusRequest(), deadline=time.monotonic() + 5)
+    assert framing.recv_frame(b, _requests, deadline=time.monotonic() + 5) == StatusRequest()
+    assert b.gettimeout() is not None  # bounded by the deadline, never blocking forever
+
+
+def test_the_limit_can_be_lowered_per_call() -> None:
+    message = CheckRequest(root="/w", changes=[FileChange("a.py", None, "x" * 64)])
+    assert len(encode_frame(message, limit=1024)) < 1024
+    with pytest.raises(FrameTooLarge):
+        encode_frame(message, limit=32)
+    with pytest.raises(FrameTooLarge):
+        body_length(HEADER.pack(33), limit=32)
+
+
 # --- wire schema ----------------------------------------------------------------------------
 
 
@@ -225,6 +264,23 @@ def test_the_tag_field_is_op_as_documented() -> None:
         if fields.get("op") != type(message).__struct_config__.tag:
             untagged.append(f"{type(message).__name__}: {sorted(fields)}")
     assert untagged == []
+
+
+def test_fields_added_later_have_defaults_an_older_peer_need_not_send() -> None:
+    old_check: dict[str, object] = {"op": "check", "root": "/w", "changes": []}
+    check = _requests.decode(msgspec.msgpack.encode(old_check))
+    assert isinstance(check, CheckRequest)
+    assert check.return_contents
+    old_apply: dict[str, object] = {"op": "apply", "root": "/w", "changes": []}
+    apply = _requests.decode(msgspec.msgpack.encode(old_apply))
+    assert isinstance(apply, ApplyRequest)
+    assert apply.return_contents
+    by_reference = CandidateFile("big.json", "ab" * 32, content_omitted=True)
+    assert msgspec.msgpack.decode(msgspec.msgpack.encode(by_reference)) == {
+        "path": "big.json",
+        "sha256": "ab" * 32,
+        "content_omitted": True,
+    }
 
 
 def test_patch_json_round_trips() -> None:

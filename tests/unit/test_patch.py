@@ -273,3 +273,85 @@ def test_validation_reads_but_never_writes(root: Path) -> None:
         ],
     )
     assert {p: p.read_bytes() for p in root.rglob("*") if p.is_file()} == before
+
+
+# --- paths the filesystem cannot hold ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        pytest.param("n" * 256 + ".py", id="component-259-bytes"),
+        pytest.param("pkg/" + "é" * 128 + ".py", id="component-259-utf8-bytes"),
+        pytest.param("/".join(["d" * 200] * 21) + "/a.py", id="path-4200-bytes"),
+    ],
+)
+def test_a_path_too_long_is_a_bad_request(root: Path, raw: str) -> None:
+    with pytest.raises(BadRequest, match="bytes") as exc_info:
+        normalize_path(root, raw)
+    assert [d.path for d in exc_info.value.details] == [raw]
+    with pytest.raises(BadRequest):
+        prepare_patch(root, [FileChange(raw, None, "x = 1\n")])
+
+
+def test_names_at_the_limits_are_accepted(root: Path) -> None:
+    name = "n" * 252 + ".py"  # 255 bytes
+    assert normalize_path(root, f"pkg/{name}") == f"pkg/{name}"
+
+
+# --- paths through in-root symlinks name the real file ----------------------------------------
+
+
+@pytest.fixture
+def linked(root: Path) -> Path:
+    """``src -> real_src`` (a directory link) and ``alias.py -> b.py`` (a file link)."""
+    (root / "real_src").mkdir()
+    (root / "real_src" / "a.py").write_text("A = 1\n")
+    (root / "src").symlink_to("real_src", target_is_directory=True)
+    (root / "alias.py").symlink_to("b.py")
+    return root
+
+
+@pytest.mark.parametrize(
+    ("raw", "canonical"),
+    [
+        ("src/a.py", "real_src/a.py"),
+        ("./src/new.py", "real_src/new.py"),
+        ("src/deep/new.py", "real_src/deep/new.py"),
+        ("alias.py", "b.py"),
+        ("real_src/a.py", "real_src/a.py"),
+    ],
+)
+def test_a_path_through_an_in_root_symlink_is_canonical(
+    linked: Path, raw: str, canonical: str
+) -> None:
+    assert normalize_path(linked, raw) == canonical
+
+
+def test_a_patch_through_a_linked_directory_edits_the_real_file(linked: Path) -> None:
+    """Was a persistent stale_base: the shadow mirrors real files, not the link."""
+    base = _hash(linked / "real_src" / "a.py")
+    changes = [FileChange("src/a.py", base, "A = 2\n"), FileChange("src/new.py", None, "N = 1\n")]
+    assert prepare_patch(linked, changes).edits == (
+        FileEdit("real_src/a.py", "A = 1\n", "A = 2\n"),
+        FileEdit("real_src/new.py", None, "N = 1\n"),
+    )
+
+
+def test_errors_through_a_link_name_the_path_as_given(linked: Path) -> None:
+    with pytest.raises(StaleBase) as stale:
+        prepare_patch(linked, [FileChange("src/a.py", "0" * 64, "A = 2\n")])
+    assert [d.path for d in stale.value.details] == ["src/a.py"]
+    base = _hash(linked / "real_src" / "a.py")
+    both = [FileChange("real_src/a.py", base, "A = 2\n"), FileChange("./src/a.py", base, "A = 3\n")]
+    with pytest.raises(BadRequest, match="twice") as twice:
+        prepare_patch(linked, both)
+    assert [d.path for d in twice.value.details] == ["src/a.py"]
+
+
+def test_deleting_through_a_file_link_is_refused(linked: Path) -> None:
+    """Deleting the target of ``alias.py`` would leave a dangling link: say so instead."""
+    with pytest.raises(BadRequest, match="symlink") as exc_info:
+        prepare_patch(linked, [FileChange("alias.py", _hash(linked / "b.py"), delete=True)])
+    assert [d.path for d in exc_info.value.details] == ["alias.py"]
+    assert (linked / "b.py").exists()
