@@ -176,3 +176,15 @@ async def test_relaxing_per_file_ignores_to_hide_a_finding_is_caught(root: Path)
     reply = await run(root, change_file(root, "pyproject.toml", relaxed_on_disk), body)
     assert reply.ok, reply.diagnostics
     assert detail(reply, "lint").endswith("judged under the patch's new config")
+
+
+async def test_relaxing_an_extended_base_config_is_caught(root: Path) -> None:
+    (root / "ruff.toml").write_text('extend = "configs/base.toml"\n')
+    (root / "configs").mkdir()
+    (root / "configs" / "base.toml").write_text('[lint]\nselect = ["F"]\n')
+    relaxed = '[lint]\nselect = ["F"]\nignore = ["F401"]\n'
+    body = change_file(root, "pkg/core.py", "import os\n\n\n" + CORE)
+    reply = await run(root, change_file(root, "configs/base.toml", relaxed), body)
+    assert reply.failed_rung == "lint"
+    assert "configs/base.toml" in detail(reply, "lint")
+    assert reply.diagnostics[0].message.endswith("[ruff config: before the patch's config change]")

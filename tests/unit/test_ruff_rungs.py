@@ -28,6 +28,8 @@ from prewrite_daemon.ladder.ruff import (
 from prewrite_daemon.patch import FileEdit, PreparedPatch
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from prewrite.protocol import Diagnostic
 
 REPO = Path(__file__).resolve().parents[2]
@@ -257,7 +259,7 @@ async def test_ci_excluded_paths_are_not_linted_by_the_ladder_in_this_repo() -> 
 # --- a patch that changes ruff's configuration: detection and the patched view -------------
 
 
-def _edits(root: Path, changes: dict[str, str | None]) -> PreparedPatch:
+def _edits(root: Path, changes: Mapping[str, str | None]) -> PreparedPatch:
     """The patch setting each path to a text (None: deleting it), based on the files on disk."""
     edits = [
         FileEdit(rel, (root / rel).read_text() if (root / rel).is_file() else None, text)
@@ -295,6 +297,37 @@ def test_linter_config_changes(
 ) -> None:
     patch = PreparedPatch(tmp_path, (FileEdit("pkg/m.py", "", "X = 1\n"), FileEdit(path, old, new)))
     assert linter_config_changes(patch) == ([path] if changes else [])
+
+
+def test_a_file_a_configuration_extends_is_ruff_configuration_too(workspace: Path) -> None:
+    """``extend`` chains, from configurations before or after the patch, in the patched files'
+    directories or above them; other TOML files are data."""
+    _write_files(workspace, {
+        "pkg/ruff.toml": 'extend = "../configs/base.toml"\n',
+        "configs/base.toml": 'extend = "deeper.toml"\n[lint]\nselect = ["E"]\n',
+        "configs/deeper.toml": "line-length = 90\n",
+        "configs/unused.toml": "line-length = 90\n",
+        "data/table.toml": "x = 1\n",
+    })  # fmt: skip
+    edits = {
+        "configs/base.toml": 'extend = "deeper.toml"\n[lint]\nselect = ["F"]\n',
+        "configs/deeper.toml": "line-length = 120\n",
+        "configs/unused.toml": "line-length = 120\n",
+        "data/table.toml": "x = 2\n",
+    }
+    with_code = {"pkg/m.py": "X = 1\n", **edits}
+    assert linter_config_changes(_edits(workspace, with_code)) == [
+        "configs/base.toml",
+        "configs/deeper.toml",
+    ]
+    # Without a Python file under pkg/, no configuration of the patch's files extends them...
+    assert linter_config_changes(_edits(workspace, edits)) == []
+    # ...unless the patch itself makes one: the configuration after the patch counts too.
+    root_config = {"ruff.toml": 'extend = "configs/unused.toml"\n', **edits}
+    assert linter_config_changes(_edits(workspace, root_config)) == [
+        "ruff.toml",
+        "configs/unused.toml",
+    ]
 
 
 def _ci_findings(tree: Path, exe: str) -> dict[str, list[tuple[Any, ...]]]:

@@ -82,13 +82,65 @@ def _ruff_settings(name: str, text: str | None) -> object:
     return data
 
 
+def _extended(path: Path, text: str | None) -> Path | None:
+    """The file this configuration's ``extend`` names, if any (ruff: relative to the file)."""
+    if text is None or "extend" not in text:
+        return None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return None
+    keys = ("tool", "ruff", "extend") if path.name == "pyproject.toml" else ("extend",)
+    value = _dig(data, *keys)
+    if not isinstance(value, str):
+        return None
+    return Path(os.path.normpath(path.parent / os.path.expanduser(value)))
+
+
+def _extended_files(patch: PreparedPatch) -> set[Path]:
+    """Every file an ``extend`` chain reaches, before or after the patch, from a configuration
+    ruff may apply to the patch's files (any in their directories or above them)."""
+    texts = {patch.root / e.path: (e.old_text, e.new_text) for e in patch.edits}
+
+    def versions(path: Path) -> tuple[str | None, ...]:
+        if path in texts:
+            return texts[path]
+        try:
+            return (path.read_text(encoding="utf-8"),)
+        except (OSError, UnicodeDecodeError):
+            return ()
+
+    dirs = {d for e in patch.edits for d in (patch.root / e.path).parents}
+    todo = [d / name for d in dirs for name in (*RUFF_CONFIG_FILES, "pyproject.toml")]
+    seen: set[Path] = set()
+    reached: set[Path] = set()
+    while todo and len(seen) < 1000:  # a cycle of extends is ruff's error to report
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        for text in versions(path):
+            target = _extended(path, text)
+            if target is not None:
+                reached.add(target)
+                todo.append(target)
+    return reached
+
+
 def linter_config_changes(patch: PreparedPatch) -> list[str]:
-    """The patch's paths whose change alters ruff's configuration: created, changed, deleted."""
+    """The patch's paths whose change alters ruff's configuration: created, changed, deleted —
+    ``ruff.toml`` / ``.ruff.toml``, a ``pyproject.toml``'s ruff settings, a file ``extend``ed."""
     changed: list[str] = []
+    extended: set[Path] | None = None
     for edit in patch.edits:
         name = PurePosixPath(edit.path).name
         if name not in (*RUFF_CONFIG_FILES, "pyproject.toml"):
-            continue
+            if not edit.path.endswith(".toml"):
+                continue
+            extended = _extended_files(patch) if extended is None else extended
+            if patch.root / edit.path not in extended:
+                continue
+            name = "ruff.toml"  # an extended file is read as ruff settings
         if _ruff_settings(name, edit.old_text) != _ruff_settings(name, edit.new_text):
             changed.append(edit.path)
     return changed
