@@ -118,7 +118,7 @@ def _check_normalized_span(text: str, find: str, begin: int, end: int) -> None:
         assert text[end - 1] == needle[-1]
 
 
-@bounded(400)
+@bounded(250)
 @given(pair=drifted(), replace=replaces)
 @example(pair=("a = 10\nb\n", "a  =  1\n"), replace="c\n")
 @example(pair=("x = 1\nxa = 1\n", " a = 1"), replace="y")

@@ -421,7 +421,7 @@ def _status_is_answered(site: Site) -> None:
         assert isinstance(_ask(sock, StatusRequest()), StatusReply)
 
 
-@bounded(60)
+@bounded(50)
 @given(
     greet=st.tuples(*[st.sampled_from([True] * 7 + [False])] * 2),
     script=st.lists(steps(), max_size=6),

@@ -349,7 +349,7 @@ async def _converse(frames: list[Frame], handler: FakeHandler) -> tuple[list[Rep
     return read_replies(bytes(writer.data)), writer.closed
 
 
-@bounded(250)
+@bounded(200)
 @given(frames=frame_lists(), behaviours=st.lists(st.sampled_from(BEHAVIOURS), max_size=6))
 @example(frames=[Frame("body", b"\x91" * 100_000 + b"\xc0")], behaviours=[])  # deep nesting
 def test_every_frame_gets_exactly_one_reply(frames: list[Frame], behaviours: list[str]) -> None:

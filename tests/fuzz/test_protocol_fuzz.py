@@ -59,7 +59,7 @@ def _decode(body: bytes) -> Request | None:
         return None
 
 
-@bounded(300)
+@bounded(200)
 @given(
     body=st.one_of(
         msgpack_values().map(msgspec.msgpack.encode),
