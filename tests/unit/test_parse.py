@@ -107,3 +107,17 @@ def test_parse_patch_of_a_clean_patch() -> None:
 
 def test_parse_patch_skips_deletions_of_broken_files() -> None:
     assert parse_patch(_patch(FileEdit("a.py", "x = (\n", None))) == ([], [])
+
+
+JSONC = '{\n  // the checker\'s settings\n  "strict": ["src"], /* all */\n  "x": "//kept",\n}\n'
+
+
+@pytest.mark.parametrize("path", ["pyrightconfig.json", "tsconfig.app.json", ".vscode/x.json"])
+def test_json_with_comments_where_its_tool_takes_them(path: str) -> None:
+    assert parse_error(path, JSONC) is None
+
+
+def test_plain_json_takes_no_comments_and_jsonc_nothing_beyond_them() -> None:
+    assert _error("data.json", JSONC).line == 2
+    found = _error("pyrightconfig.json", "{\n  // fine\n  'single': 1\n}\n")
+    assert (found.line, found.column) == (3, 3)  # positions survive the blanking

@@ -1,5 +1,10 @@
 """The parse rung: Python by ``ast``, TOML by ``tomllib``, JSON by ``json`` — on the candidate.
 
+Files their tools read as JSON with comments (``pyrightconfig.json``, ``tsconfig*.json``,
+``jsconfig.json``, ``.vscode/*.json``, devcontainers) may carry ``//`` and ``/* */`` comments and
+trailing commas, and nothing else beyond JSON: what jsonc-parser, which pyright and TypeScript
+use, accepts.
+
 Provable only, and comparative: a file that did not parse before the patch either is not held
 against the patch (its failure is noted in the receipt); a file the patch broke ends the ladder
 before any formatter or checker sees it.
@@ -20,6 +25,28 @@ if TYPE_CHECKING:
     from prewrite_daemon.patch import PreparedPatch
 
 _TOML_POSITION = re.compile(r"\(at line (\d+), column (\d+)\)")
+_JSONC_NAMES = frozenset({"pyrightconfig.json", "jsconfig.json", "devcontainer.json",
+                          ".devcontainer.json"})  # fmt: skip
+_JSONC_TOKENS = re.compile(r'"(?:\\.|[^"\\\n])*"|//[^\n]*|/\*.*?\*/|,(?=\s*[}\]])', re.DOTALL)
+
+
+def is_jsonc(path: str) -> bool:
+    """Whether the tool that reads ``path`` takes JSON with comments and trailing commas."""
+    parts = path.lower().split("/")
+    name = parts[-1]
+    return name in _JSONC_NAMES or name.startswith("tsconfig") or ".vscode" in parts[:-1]
+
+
+def strip_jsonc(text: str) -> str:
+    """JSON with comments and trailing commas blanked out (same lines and columns)."""
+
+    def blank(match: re.Match[str]) -> str:
+        token = match.group(0)
+        if token.startswith('"'):
+            return token
+        return re.sub(r"[^\n]", " ", token)
+
+    return _JSONC_TOKENS.sub(blank, text)
 
 
 def _error(path: str, line: int, column: int, message: str, source: str) -> Diagnostic:
@@ -47,7 +74,7 @@ def parse_error(path: str, text: str) -> Diagnostic | None:
             return _error(path, line, column, str(exc), "tomllib")
     elif lower.endswith(".json"):
         try:
-            json.loads(text)
+            json.loads(strip_jsonc(text) if is_jsonc(path) else text)
         except json.JSONDecodeError as exc:
             return _error(path, exc.lineno, exc.colno, exc.msg, "json")
     return None
