@@ -175,7 +175,7 @@ def relaxing_patch(root: Path) -> list[FileChange]:
     from prewrite import new_file
 
     return [
-        new_file("pyrightconfig.json", '{"ignore": ["**"]}\n'),
+        new_file("pyrightconfig.json", '{\n  // hide everything\n  "ignore": ["**"],\n}\n'),
         change_file(root, "app.py", "x: int = 'a type error'\n"),
     ]
 
