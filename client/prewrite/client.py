@@ -153,15 +153,14 @@ class Client:
     ) -> None:
         self.paths = paths or runtime_paths()
         self.call_timeout_s = call_timeout_s
-        self.daemon_pid: int | None = None
-        self.daemon_version = ""
+        self._peer_pid: int | None = None  # known once the handshake is answered
         self._sock: socket.socket | None = self._connect(autostart, start_timeout_s)
         try:
             hello = self._call(Hello(PROTOCOL_VERSION, __version__), HelloReply, call_timeout_s)
         except BaseException:
             self.close()
             raise
-        self.daemon_pid = hello.pid
+        self.daemon_pid = self._peer_pid = hello.pid
         self.daemon_version = hello.daemon_version
 
     # --- public API ---------------------------------------------------------------------------
@@ -303,10 +302,10 @@ class Client:
         except PrewriteError:
             return False
         probe.close()
-        return probe.daemon_pid == self.daemon_pid
+        return probe.daemon_pid == self._peer_pid
 
     def _unresponsive(self, request: Request, wait_s: float) -> str:
-        who = f"the daemon (pid {self.daemon_pid})" if self.daemon_pid else "the daemon"
+        who = f"the daemon (pid {self._peer_pid})" if self._peer_pid else "the daemon"
         op = type(request).__name__
         return (
             f"{who} did not answer {op} within {wait_s:.1f}s: it is stopped, hung or "
