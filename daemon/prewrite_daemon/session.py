@@ -17,6 +17,7 @@ import hashlib
 import logging
 import os
 import shutil
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -86,14 +87,16 @@ def check_state_dir(state_dir: Path) -> None:
     """Refuse to work with a state directory the daemon cannot write; the error names it."""
     try:
         state_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+        # A real write, not os.access: it also sees read-only mounts, quotas, a full inode table.
+        fd, probe = tempfile.mkstemp(prefix=".probe-", dir=state_dir)
+        os.close(fd)
+        os.unlink(probe)
     except OSError as exc:
         raise StateDirUnwritable(unwritable_message(state_dir, exc)) from exc
-    if not os.access(state_dir, os.W_OK | os.X_OK):
-        raise StateDirUnwritable(unwritable_message(state_dir, None))
 
 
-def unwritable_message(state_dir: Path, exc: OSError | None) -> str:
-    reason = f"{exc.filename}: {exc.strerror}" if exc is not None else "permission or read-only"
+def unwritable_message(state_dir: Path, exc: OSError) -> str:
+    reason = f"{exc.filename}: {exc.strerror}" if exc.filename else str(exc.strerror or exc)
     return (
         f"the daemon's state directory {state_dir} is not writable ({reason}); it holds the "
         "checkers' shadow trees, write journals and the verdict record: make it writable, or "
