@@ -158,19 +158,23 @@ class ReplyLimits:
             )
 
     def fit_disk(self, results: list[DiskResult]) -> list[DiskResult]:
-        """The disk rungs' results cut to their reserved room (their output tails kept)."""
-        if not results or len(msgspec.msgpack.encode(results)) <= self.disk_bytes:
-            return results
-        share = self.disk_bytes // (4 * len(results))
-        return [
-            msgspec.structs.replace(
-                r,
-                command=[c[:share] for c in r.command[:16]],
-                failed=[f[:share] for f in r.failed[:64]],
-                output=r.output[-share:],
-            )
-            for r in results
-        ]
+        """The disk rungs' results cut to their reserved room: output tails, then the lists
+        (command, failed tests), halved until they fit."""
+        fitted = results
+        chars = max((len(r.output) for r in results), default=0)
+        items = max((max(len(r.command), len(r.failed)) for r in results), default=0)
+        while len(msgspec.msgpack.encode(fitted)) > self.disk_bytes and (chars or items):
+            chars, items = chars // 2, items // 2
+            fitted = [
+                msgspec.structs.replace(
+                    r,
+                    command=r.command[:items],
+                    failed=r.failed[:items],
+                    output=r.output[-chars:] if chars else "",
+                )
+                for r in results
+            ]
+        return fitted
 
 
 @dataclass(frozen=True)

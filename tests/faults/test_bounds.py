@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import msgspec
 import pytest
 
 from prewrite import change_file, new_file
@@ -28,6 +29,7 @@ from prewrite.protocol import (
     CandidateFile,
     CheckReply,
     CheckRequest,
+    DiskResult,
     Edit,
     FileChange,
 )
@@ -140,6 +142,21 @@ def test_by_reference_keeps_deleted_files_and_spends_the_budget_in_order() -> No
         ("c", None, False),
         ("d", "x", False),
     ]
+
+
+def test_disk_results_are_cut_to_their_reserved_room() -> None:
+    limits = ReplyLimits(frame_bytes=64 * 1024)  # 16 KiB kept for the disk rungs
+    noisy = DiskResult(
+        "tests", "fail", 1.0, ["python", "-m", "pytest", *(f"t{i}.py" for i in range(2000))],
+        [f"t{i}.py::test_x" for i in range(2000)], "line\n" * 20_000 + "the end\n",
+    )  # fmt: skip
+    quiet = DiskResult("build", "pass", 1.0, ["make"], [], "ok\n")
+    fitted = limits.fit_disk([noisy, quiet])
+    assert len(msgspec.msgpack.encode(fitted)) <= limits.disk_bytes
+    assert fitted[0].output.endswith("the end\n")  # the tail is what explains a failure
+    assert fitted[0].command[:3] == ["python", "-m", "pytest"]
+    assert fitted[1] == quiet
+    assert limits.fit_disk([quiet]) == [quiet]
 
 
 # --- an unwritable state directory ----------------------------------------------------------
