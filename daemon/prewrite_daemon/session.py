@@ -255,7 +255,9 @@ class Entry:
                 try:
                     return await self.workspace.check(patch, deadline.left())
                 except OSError as exc:
-                    raise self._translate(exc) from exc
+                    if not self._in_state_dir(exc):
+                        raise
+                    raise StateDirUnwritable(unwritable_message(self.state_dir, exc)) from exc
 
     @contextlib.asynccontextmanager
     async def _turn(self) -> AsyncGenerator[None]:
@@ -275,13 +277,11 @@ class Entry:
         finally:
             self.lock.release()
 
-    def _translate(self, exc: OSError) -> Exception:
-        """A failure writing the daemon's own state is named as such; others stay as they are."""
+    def _in_state_dir(self, exc: OSError) -> bool:
+        """Whether ``exc`` is about the daemon's own state (shadow, journal), not the user's."""
         name = exc.filename if isinstance(exc.filename, str) else ""
         state = str(self.state_dir)
-        if name == state or name.startswith(state + os.sep):
-            return StateDirUnwritable(unwritable_message(self.state_dir, exc))
-        return exc
+        return name == state or name.startswith(state + os.sep)
 
 
 class Registry:

@@ -227,3 +227,20 @@ async def test_checks_on_a_state_dir_turned_read_only_name_it(
         assert reply.ok  # writable again: checks work again
     finally:
         await reg.stop()
+
+
+async def test_a_read_only_part_of_the_state_dir_is_named_too(
+    runtime_dir: Path, root: Path
+) -> None:
+    """The shadow trees' directory unwritable: the check fails naming it, not internal_error."""
+    state = runtime_dir / "state"
+    shadows = state / "shadows"
+    shadows.mkdir()
+    (root / "pyproject.toml").write_text("[tool.prewrite]\nformat = false\nlint = false\n")
+    reg = Registry(state, watch=False)
+    try:
+        with read_only(shadows):
+            with pytest.raises(StateDirUnwritable, match=f"{shadows}/"):
+                await reg.check(CheckRequest(str(root), [new_file("b.py", "x = 1\n")]))
+    finally:
+        await reg.stop()
