@@ -76,7 +76,12 @@ def site_dirs(python: str) -> list[Path]:
         ).stdout
     except (OSError, subprocess.SubprocessError) as exc:
         raise InvalidWorkspace(f"cannot run the interpreter {python}: {exc}") from exc
-    paths: list[str] = json.loads(out)["paths"]
+    try:
+        paths = [str(p) for p in json.loads(out)["paths"]]
+    except (ValueError, KeyError, TypeError) as exc:
+        raise InvalidWorkspace(
+            f"{python} is not a Python interpreter (it printed {out[:80]!r})"
+        ) from exc
     found: list[Path] = []
     for p in paths:
         path = Path(p)

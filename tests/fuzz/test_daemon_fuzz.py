@@ -452,12 +452,6 @@ def test_every_request_gets_exactly_one_reply_and_the_daemon_lives(
     _status_is_answered(site)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="daemon/prewrite_daemon/environment.py site_dirs: json.loads(out) on the output of an "
-    "interpreter that runs but is not Python raises JSONDecodeError, answered as internal_error "
-    "instead of invalid_workspace",
-)
 @pytest.mark.parametrize("python", ["/bin/true", "/bin/echo"])
 def test_an_interpreter_that_is_not_python_is_invalid_workspace(site: Site, python: str) -> None:
     site.reset_repo()
