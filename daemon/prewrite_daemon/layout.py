@@ -44,9 +44,7 @@ class Layout:
             CheckerScope.from_settings(config.settings, root),
             self.search_dirs,
             self.outside,
-            render_shadow_config(
-                config, root, list(self.search_dirs), dict(self.environment)
-            ),
+            render_shadow_config(config, root, list(self.search_dirs), dict(self.environment)),
             self.environment,
         )
 
