@@ -3,7 +3,8 @@
 Each runs with ``--stdin-filename`` set to the file's real (absolute) path in the workspace and
 the workspace as working directory, so ruff resolves the same configuration (and exclusions, via
 ``--force-exclude``) as CI's ``ruff`` on the tree. The ruff is the workspace interpreter's own
-when it has one (the version CI pins), else the daemon's. Files run concurrently; base-text lint
+when it has one (the version CI pins), else the daemon's — always the daemon's in a workspace
+not trusted to run its own code (``prewrite.trust``). Files run concurrently; base-text lint
 results are cached by content, so a patch pays for its candidate files only.
 
 A patch that changes ruff's own configuration (``ruff.toml`` / ``.ruff.toml`` anywhere, the
@@ -46,9 +47,13 @@ RUFF_CONFIG_FILES = ("ruff.toml", ".ruff.toml")
 CONFIG_REJECTED = "config"  # the rule of the finding "ruff rejects the patch's configuration"
 
 
-def ruff_executable(python: str) -> str:
-    """The workspace's ruff (next to its interpreter) if installed, else the daemon's."""
-    for candidate in (Path(python).parent / "ruff", Path(sys.executable).parent / "ruff"):
+def ruff_executable(python: str | None) -> str:
+    """The workspace's ruff (next to its interpreter) if installed, else the daemon's.
+
+    ``python`` None: the workspace is not trusted to run its own code; the daemon's ruff lints.
+    """
+    mine = Path(sys.executable).parent / "ruff"
+    for candidate in ([Path(python).parent / "ruff"] if python else []) + [mine]:
         if candidate.is_file() and os.access(candidate, os.X_OK):
             return str(candidate)
     found = shutil.which("ruff")
@@ -205,7 +210,7 @@ class Ruff:
     """Format and lint texts as if they were at their path in ``root`` (or in a patched view
     of it: ``view``, where a configuration ruff rejects is a finding, not a backend failure)."""
 
-    def __init__(self, root: Path, python: str) -> None:
+    def __init__(self, root: Path, python: str | None) -> None:
         self.root = root
         self.exe = ruff_executable(python)
         self._base_lint: dict[tuple[str, str], list[Diagnostic]] = {}
