@@ -35,6 +35,7 @@ from prewrite.errors import (
 )
 from prewrite.framing import MAX_FRAME_BYTES
 from prewrite_daemon.apply import apply_patch, finish
+from prewrite_daemon.backends.base import BackendState
 from prewrite_daemon.checker import Deadline
 from prewrite_daemon.ladder.config import load_config
 from prewrite_daemon.ladder.record import VerdictRecord
@@ -246,18 +247,31 @@ class Entry:
         """Wait for the workspace (a bounded queue), then check: ``timeout_s`` covers both,
         the checker's start and every retry."""
         deadline = Deadline(timeout_s)
-        async with within(timeout_s, "waiting for the workspace, then type checking"):
-            async with self._turn():
-                if self.closed:
-                    raise InvalidWorkspace(
-                        f"the workspace root {self.workspace.root} was deleted or moved"
-                    )
-                try:
-                    return await self.workspace.check(patch, deadline.left())
-                except OSError as exc:
-                    if not self._in_state_dir(exc):
-                        raise
-                    raise StateDirUnwritable(unwritable_message(self.state_dir, exc)) from exc
+        try:
+            async with within(timeout_s, "waiting for the workspace, then type checking"):
+                async with self._turn():
+                    return await self._check(patch, deadline)
+        except (CheckTimeout, asyncio.CancelledError):  # this deadline, the ladder's, a hang-up
+            self._forget_interrupted_start()
+            raise
+
+    async def _check(self, patch: PreparedPatch, deadline: Deadline) -> CheckReply:
+        if self.closed:
+            raise InvalidWorkspace(f"the workspace root {self.workspace.root} was deleted or moved")
+        try:
+            return await self.workspace.check(patch, deadline.left())
+        except OSError as exc:
+            if not self._in_state_dir(exc):
+                raise
+            raise StateDirUnwritable(unwritable_message(self.state_dir, exc)) from exc
+
+    def _forget_interrupted_start(self) -> None:
+        """A checker whose start was cut short (and which stopped itself) is no crash:
+        forget it, so the next check starts one afresh instead of counting a crash toward
+        ``backend_failed``. (Workspace.ensure_backend is where this belongs.)"""
+        backend = self.workspace.backend
+        if backend is not None and backend.state in (BackendState.ERRORED, BackendState.EXITED):
+            self.workspace.backend = None
 
     @contextlib.asynccontextmanager
     async def _turn(self) -> AsyncGenerator[None]:

@@ -219,3 +219,20 @@ async def test_a_hanging_checker_start_counts_against_the_deadline(
     assert 1.0 <= elapsed < 1.0 + 2.0 + SLACK_S
     sleepers = [p for p in psutil.Process().children(recursive=True) if p.name() == "sleep"]
     assert sleepers == []  # the hanging child was stopped, not left behind
+
+
+@pytest.mark.usefixtures("hanging_checker")
+async def test_starts_cut_short_by_deadlines_are_not_counted_as_crashes(
+    registry: Registry, root: Path
+) -> None:
+    """Five short checks on a cold workspace: each a timeout, never ``backend_failed`` (three
+    counted crashes in five minutes would refuse the workspace)."""
+    codes: list[str] = []
+    for _ in range(5):
+        try:
+            await registry.check(request(root, 0.3))
+        except CheckTimeout as exc:
+            codes.append(exc.code)
+    assert codes == ["timeout"] * 5
+    [status] = registry.statuses()
+    assert status.restarts == 0
