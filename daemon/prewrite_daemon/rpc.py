@@ -6,6 +6,9 @@ resynchronised, so it gets ``frame_too_large`` and the connection is closed. A r
 exceed the frame limit (or cannot be encoded) is replaced by a typed error reply, never dropped.
 A client that hangs up mid-request cancels its request (the check reverts its overlays on the
 way out).
+
+Requests are handled one at a time per connection, but a client may pipeline: frames sent before
+a reply are read after it, in order, every byte of them (see ``_run_watching_hangup``).
 """
 
 from __future__ import annotations
@@ -65,15 +68,15 @@ class Connection:
         self.on_sent = on_sent
         self.max_frame_bytes = max_frame_bytes
         self.greeted = False
-        self.desynced = False  # the client sent bytes before its reply: close after answering
+        self._read_ahead = b""  # what the hang-up probe read: the start of the next frame
 
     async def serve(self) -> None:
         try:
             while True:
                 try:
-                    header = await self.reader.readexactly(HEADER.size)
+                    header = await self._read_header()
                 except asyncio.IncompleteReadError:
-                    return  # clean hang-up between requests
+                    return  # a hang-up between requests (or inside a header: nothing to answer)
                 try:
                     length = body_length(header, self.max_frame_bytes)
                 except FrameTooLarge as exc:
@@ -87,8 +90,6 @@ class Connection:
                     await self._send(reply)
                 finally:
                     self.on_sent(reply)
-                if self.desynced:
-                    return
         except (asyncio.IncompleteReadError, ConnectionError):
             return
         finally:
@@ -112,24 +113,44 @@ class Connection:
             return error_reply(BadRequest("the first message must be hello"))
         return await self._run_watching_hangup(request)
 
+    async def _read_header(self) -> bytes:
+        """The next frame's header, starting with the byte the hang-up probe read, if any."""
+        ahead, self._read_ahead = self._read_ahead, b""
+        return ahead + await self.reader.readexactly(HEADER.size - len(ahead))
+
     async def _run_watching_hangup(self, request: Request) -> Reply | None:
-        """Run the handler; cancel it if the client closes the connection meanwhile."""
+        """Run the handler; cancel it if the client closes the connection meanwhile.
+
+        The hang-up probe reads one byte. End of stream (or a broken connection) means the
+        client is gone: the handler is cancelled, and there is no reply (None). A byte means the
+        client pipelined its next frame: the byte is kept as the start of that frame, read after
+        this reply, and the request runs to its end (no longer watched). This holds however the
+        probe and the handler interleave, including both finishing in the same loop turn.
+        """
         work = asyncio.ensure_future(self._dispatch(request))
-        hangup = asyncio.ensure_future(self.reader.read(1))
+        probe = asyncio.ensure_future(self.reader.read(1))
         try:
-            done, _ = await asyncio.wait({work, hangup}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            hangup.cancel()
-            await asyncio.gather(hangup, return_exceptions=True)
-        if work in done:
-            return work.result()
-        if hangup.result():
-            self.desynced = True  # one request at a time per connection
-            return await work
-        log.info("client hung up during %s; cancelling it", type(request).__name__)
-        work.cancel()
-        await asyncio.gather(work, return_exceptions=True)
-        return None
+            await asyncio.wait({work, probe}, return_when=asyncio.FIRST_COMPLETED)
+            probe.cancel()  # a no-op if it read already: its byte is kept below
+            await asyncio.gather(probe, return_exceptions=True)
+            hung_up = self._keep_read_ahead(probe)
+            if work.done() or not hung_up:
+                return await work
+            log.info("client hung up during %s; cancelling it", type(request).__name__)
+            return None
+        finally:  # the hang-up, or our own caller cancelled: no task outlives the request
+            probe.cancel()
+            work.cancel()
+            await asyncio.gather(probe, work, return_exceptions=True)
+
+    def _keep_read_ahead(self, probe: asyncio.Future[bytes]) -> bool:
+        """Keep what the (finished) probe read for the next header; True if the client hung up."""
+        if probe.cancelled():
+            return False  # it read nothing: the handler finished first
+        if probe.exception() is not None:
+            return True  # e.g. the connection was reset
+        self._read_ahead = probe.result()
+        return not self._read_ahead  # b"": end of stream
 
     async def _dispatch(self, request: Request) -> Reply:
         try:

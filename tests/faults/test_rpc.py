@@ -42,6 +42,7 @@ from prewrite.protocol import (
     HelloReply,
     Reply,
     Request,
+    StatsReply,
     StatsRequest,
     StatusReply,
     StatusRequest,
@@ -230,6 +231,23 @@ def test_an_oversized_frame_header_is_answered_then_closed(conn: RawConnection) 
     conn.sock.sendall(HEADER.pack(MAX_FRAME_BYTES + 1))
     assert error_code(conn.recv()) == "frame_too_large"
     assert conn.sock.recv(1) == b""  # the daemon hung up: the stream cannot be resynchronised
+
+
+def test_pipelined_frames_are_answered_in_order_and_the_connection_serves_on(
+    conn: RawConnection,
+) -> None:
+    """A client that sends its next frame before the reply (here: in the same write as hello).
+
+    Both are answered, in order, and the stream stays in step: the byte the daemon's hang-up
+    probe reads while hello is handled is the start of the status frame, and is kept.
+    """
+    conn.sock.sendall(encode_frame(Hello(PROTOCOL_VERSION, "t")) + encode_frame(StatusRequest()))
+    expect(conn.recv(), HelloReply)
+    expect(conn.recv(), StatusReply)
+    three = [StatusRequest(), StatsRequest(), StatusRequest()]
+    conn.sock.sendall(b"".join(encode_frame(r) for r in three))
+    assert [type(conn.recv()) for _ in three] == [StatusReply, StatsReply, StatusReply]
+    expect(conn.ask(StatusRequest()), StatusReply)
 
 
 def test_status_describes_the_daemon(conn: RawConnection, shared: DaemonProc) -> None:

@@ -4,8 +4,8 @@ Client side: ``recv_frame`` on a socket that hands out the stream in generated p
 reads), truncated frames and oversize length prefixes: one decoded message or a typed error, it
 never reads past its frame and never asks for more than one bounded chunk at a time.
 Daemon side: ``rpc.Connection`` fed frame by frame, the way a client that waits for each reply
-speaks: every complete frame gets exactly one reply, an oversize header gets ``frame_too_large``
-and a hang-up, a truncated frame gets nothing.
+speaks, or all at once (pipelined): either way every complete frame gets exactly one reply, in
+order, an oversize header gets ``frame_too_large`` and a hang-up, a truncated frame gets nothing.
 """
 
 from __future__ import annotations
@@ -339,7 +339,7 @@ async def _converse(frames: list[Frame], handler: FakeHandler) -> tuple[list[Rep
         if f.kind == "truncated":
             await _feed(reader, f.data, f.pieces)
             break
-        await _feed(reader, frame(f.data) if f.kind == "body" else f.data, f.pieces)
+        await _feed(reader, _wire(f), f.pieces)
         await _wait(writer.wrote, "answered a whole frame")
         if f.kind == "oversize":
             break
@@ -349,15 +349,36 @@ async def _converse(frames: list[Frame], handler: FakeHandler) -> tuple[list[Rep
     return read_replies(bytes(writer.data)), writer.closed
 
 
-@bounded(200)
-@given(frames=frame_lists(), behaviours=st.lists(st.sampled_from(BEHAVIOURS), max_size=6))
-@example(frames=[Frame("body", b"\x91" * 100_000 + b"\xc0")], behaviours=[])  # deep nesting
-def test_every_frame_gets_exactly_one_reply(frames: list[Frame], behaviours: list[str]) -> None:
-    handler = FakeHandler(list(behaviours))
+async def _converse_pipelined(
+    frames: list[Frame], handler: FakeHandler, replies: int
+) -> tuple[list[Reply], bool]:
+    """Send every frame before any reply (in the frames' pieces), then wait for ``replies``.
+
+    The end of the stream comes only after the replies: a client that hangs up cancels the
+    request it is waiting for.
+    """
+    reader, writer = asyncio.StreamReader(), FakeWriter()
+    conn = Connection(reader, cast("asyncio.StreamWriter", writer), handler, lambda _r: None)
+    served = asyncio.ensure_future(conn.serve())
+    data = b"".join(_wire(f) for f in frames)
+    await _feed(reader, data, tuple(size for f in frames for size in f.pieces))
+    while len(read_replies(bytes(writer.data))) < replies:
+        writer.wrote.clear()
+        await _wait(writer.wrote, f"answered {replies} pipelined frame(s)")
+    reader.feed_eof()
+    async with asyncio.timeout(10):
+        await served
+    return read_replies(bytes(writer.data)), writer.closed
+
+
+def _wire(f: Frame) -> bytes:
+    return frame(f.data) if f.kind == "body" else f.data
+
+
+def expected_kinds(frames: list[Frame], behaviours: list[Behaviour]) -> list[str]:
+    """The reply kind each frame must get, in order."""
     planned = list(behaviours)
-    got, closed = asyncio.run(_converse(frames, handler))
-    assert closed
-    want: list[str] = []  # the reply kind each frame must get, in order
+    want: list[str] = []
     greeted = False
     for f in frames:
         if f.kind == "truncated":
@@ -380,6 +401,32 @@ def test_every_frame_gets_exactly_one_reply(frames: list[Frame], behaviours: lis
                 behaviour, "hello_reply" if isinstance(request, Hello) else "stop_reply"
             )
         )
+    return want
+
+
+@bounded(200)
+@given(
+    frames=frame_lists(),
+    behaviours=st.lists(st.sampled_from(BEHAVIOURS), max_size=6),
+    pipelined=st.booleans(),
+)
+@example(frames=[Frame("body", b"\x91" * 100_000 + b"\xc0")], behaviours=[], pipelined=False)
+@example(  # hello and status in one write: hello's handler and the probe finish together
+    frames=[greeting, Frame("body", msgspec.msgpack.encode({"op": "status"}))],
+    behaviours=[],
+    pipelined=True,
+)
+def test_every_frame_gets_exactly_one_reply(
+    frames: list[Frame], behaviours: list[str], pipelined: bool
+) -> None:
+    """Pipelined or not, the replies are the same: the stream is never read out of step."""
+    want = expected_kinds(frames, behaviours)
+    handler = FakeHandler(list(behaviours))
+    if pipelined:
+        got, closed = asyncio.run(_converse_pipelined(frames, handler, len(want)))
+    else:
+        got, closed = asyncio.run(_converse(frames, handler))
+    assert closed
     assert [_kind(r) for r in got] == want
 
 
@@ -389,27 +436,23 @@ def _kind(reply: Reply) -> str:
     return "hello_reply" if isinstance(reply, HelloReply) else "stop_reply"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="daemon/prewrite_daemon/rpc.py Connection._run_watching_hangup: when the handler and "
-    "the hang-up probe reader.read(1) finish in the same loop turn, `if work in done` returns "
-    "the reply and the probed byte of the next (pipelined) frame is dropped; the connection "
-    "keeps serving a stream shifted by one byte instead of closing (desynced)",
-)
 def test_a_pipelined_frame_is_never_silently_shifted() -> None:
-    """Bytes sent before a reply (rpc.py: "close after answering"): no byte may vanish.
+    """Bytes sent before a reply are read after it, every one of them, in order.
 
-    The client sends hello, then, in the same write, one stray byte and a status frame. The
-    stray byte makes the rest unreadable as frames: one reply (hello), then a hang-up, is right
-    whether the daemon closes on pipelining (the documented "desynced" path) or reads on; a reply
-    to the status frame means a byte was swallowed and the stream re-read from a shifted place.
-    Live, a client pipelining hello and status without a stray byte gets the hello reply, then
-    neither a reply nor a close: the daemon waits for the body of a misread length.
+    The client sends hello, then, in the same write, one stray byte and a status frame. Nothing
+    is skipped, so the stray byte and the status header's first three bytes (all zero) are read
+    as a frame of length 0 (``bad_request``), and the rest of the status header and its body's
+    first bytes as an oversize length (``frame_too_large``, then a hang-up). A reply to the status
+    frame would mean a byte was swallowed and the stream re-read from a shifted place (live: a
+    client pipelining hello and status got the hello reply, then neither a reply nor a close).
     """
     hello = frame(msgspec.msgpack.encode(Hello(PROTOCOL_VERSION, "fuzz")))
-    stray_then_status = b"\x00" + frame(msgspec.msgpack.encode({"op": "status"}))
+    status = msgspec.msgpack.encode({"op": "status"})
+    stray_then_status = b"\x00" + frame(status)
+    (shifted,) = HEADER.unpack(stray_then_status[HEADER.size : 2 * HEADER.size])
+    assert shifted > MAX_FRAME_BYTES  # what the premise below relies on
 
-    async def converse() -> list[Reply]:
+    async def converse() -> tuple[list[Reply], bool]:
         reader, writer = asyncio.StreamReader(), FakeWriter()
         conn = Connection(
             reader, cast("asyncio.StreamWriter", writer), FakeHandler([]), lambda _r: None
@@ -417,6 +460,8 @@ def test_a_pipelined_frame_is_never_silently_shifted() -> None:
         reader.feed_data(hello + stray_then_status)
         reader.feed_eof()
         await conn.serve()
-        return read_replies(bytes(writer.data))
+        return read_replies(bytes(writer.data)), writer.closed
 
-    assert [_kind(r) for r in asyncio.run(converse())] == ["hello_reply"]
+    got, closed = asyncio.run(converse())
+    assert [_kind(r) for r in got] == ["hello_reply", BadRequest.code, FrameTooLarge.code]
+    assert closed
