@@ -18,6 +18,7 @@ from prewrite_daemon.backends.base import BackendState, RawDiagnostic
 from tests.faults.harness import fake_argv, is_gone
 
 if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
     from pathlib import Path
 
     from prewrite_daemon.backends.lsp_process import LspProcess
@@ -67,6 +68,39 @@ async def test_no_answer_to_initialize_fails_the_start_and_kills_the_child(
     assert server.state is BackendState.ERRORED
     assert server.pid is not None
     assert is_gone(server.pid)
+
+
+CUT_S = 0.5  # when the start below is cut short
+GRACE_S = 2.0  # stop()'s default grace; the start's stop must not wait it out
+
+
+async def _cut_by_its_own_deadline(server: LspProcess) -> None:
+    with pytest.raises(BackendFailed):
+        await server.start(timeout_s=CUT_S)
+
+
+async def _cut_by_the_callers_deadline(server: LspProcess) -> None:
+    """As a check's deadline or a client's hang-up does: the start is cancelled."""
+    with pytest.raises(TimeoutError):
+        async with asyncio.timeout(CUT_S):
+            await server.start(timeout_s=START_S)
+
+
+@pytest.mark.parametrize(
+    "cut", [_cut_by_its_own_deadline, _cut_by_the_callers_deadline], ids=["own", "callers"]
+)
+async def test_a_start_cut_short_stops_its_child_at_once(
+    make_server: MakeServer, cut: Callable[[LspProcess], Awaitable[None]]
+) -> None:
+    """A child that never got to running has no LSP session to end: it is terminated at once,
+    not given the grace to exit on its own (this one never would: it waits for initialize)."""
+    server = make_server(*fake_argv("fake_lsp.py", "no-initialize"))
+    began = time.monotonic()
+    await cut(server)
+    assert time.monotonic() - began < CUT_S + GRACE_S / 2
+    assert server.pid is not None  # the cut came after the spawn
+    assert is_gone(server.pid)
+    assert server.state is BackendState.ERRORED
 
 
 async def test_a_server_that_exits_at_once_fails_the_start_promptly(

@@ -119,18 +119,23 @@ class LspProcess:
         log.info("language server pid %s running on %s", proc.pid, self.root)
 
     async def stop(self, grace_s: float = 2.0) -> None:
-        """Staged stop: LSP shutdown/exit, then SIGTERM, then SIGKILL to the process group."""
+        """Staged stop: LSP shutdown/exit, then SIGTERM, then SIGKILL to the process group.
+
+        A child that never got to running (a start cut short by a deadline or a hang-up) has no
+        session to shut down and would not exit on its own: it gets SIGTERM at once, so a
+        cancelled start ends within its deadline, not ``grace_s`` later.
+        """
         proc = self._proc
         was_running = self.state is BackendState.RUNNING
         self.state = BackendState.EXITED  # an exit from here on is expected, not a crash
         if proc is not None and proc.returncode is None:
-            try:
-                if was_running:
+            if was_running:
+                try:
                     await self._call(self._client.shutdown_async(None), grace_s)
                     self._client.exit(None)
-                await asyncio.wait_for(proc.wait(), grace_s)
-            except (BackendFailed, CheckTimeout, TimeoutError, OSError):
-                pass
+                    await asyncio.wait_for(proc.wait(), grace_s)
+                except (BackendFailed, CheckTimeout, TimeoutError, OSError):
+                    pass
             for sig in (signal.SIGTERM, signal.SIGKILL):
                 if proc.returncode is not None:
                     break
