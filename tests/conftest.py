@@ -17,6 +17,27 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
 
 
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session", autouse=True)
+def trusted_test_trees(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The session's temporary trees and the repository's caches are trusted workspaces (they
+    run their own interpreter, as CI does); nothing else is — the user's own trust list is
+    never read or written by the tests. Untrusted-mode tests put their repos elsewhere."""
+    trust = tmp_path_factory.mktemp("trust") / "trusted"
+    trust.write_text(f"{tmp_path_factory.getbasetemp().resolve()}\n{REPO}\n")
+    old = os.environ.get("PREWRITE_TRUST_FILE")
+    os.environ["PREWRITE_TRUST_FILE"] = str(trust)
+    try:
+        yield trust
+    finally:
+        if old is None:
+            os.environ.pop("PREWRITE_TRUST_FILE", None)
+        else:
+            os.environ["PREWRITE_TRUST_FILE"] = old
+
+
 @pytest.fixture(scope="session")
 def runtime_dir() -> Iterator[Path]:
     # Short path: Unix socket paths are limited to ~107 bytes.

@@ -23,6 +23,7 @@ from prewrite.client import (
 from prewrite.errors import BadRequest, DaemonUnavailable, PrewriteError
 from prewrite.protocol import CheckReply, DiskResult, Patch
 from prewrite.runtime import read_status, runtime_paths
+from prewrite.trust import set_trusted, trust_file, trusted_roots
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -127,6 +128,18 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-autostart", action="store_true", help="fail instead of starting the daemon"
     )
 
+    trust = sub.add_parser(
+        "trust",
+        help="let a workspace run its own code (interpreter, ruff, tests, finish)",
+        description="Trust ROOT (and everything below it): checks then run its interpreter and "
+        "its ruff as CI does, and apply/finish run its tests and commands. An untrusted "
+        "workspace is checked without running anything it contains. The list is yours "
+        f"({trust_file()}), never the repository's.",
+    )
+    trust.add_argument("root", nargs="?", help="workspace root (default: the current directory)")
+    trust.add_argument("--remove", action="store_true", help="stop trusting ROOT")
+    trust.add_argument("--list", action="store_true", help="print the trusted directories")
+
     daemon = sub.add_parser("daemon", help="start, stop or inspect the per-user daemon")
     dsub = daemon.add_subparsers(dest="action", required=True)
     start = dsub.add_parser("start", help="start the daemon in the background")
@@ -148,12 +161,28 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _apply(args)
         if args.command == "finish":
             return _finish(args)
+        if args.command == "trust":
+            return _trust(args)
         return _daemon(args)
     except PrewriteError as exc:
         print(f"prewrite: error [{exc.code}]: {exc}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
         return EXIT_ERROR
+
+
+def _trust(args: argparse.Namespace) -> int:
+    if args.list:
+        for root in trusted_roots():
+            print(root)
+        return EXIT_OK
+    root = Path(args.root or ".").resolve()
+    if not root.is_dir():
+        raise BadRequest(f"not a directory: {root}")
+    set_trusted(root, not args.remove)
+    verb = "no longer trusted" if args.remove else "trusted: checks run its interpreter and ruff"
+    print(f"prewrite: {root} {verb}")
+    return EXIT_OK
 
 
 def _read_patch(source: str) -> Patch:

@@ -138,6 +138,13 @@ class StateDirUnwritable(PrewriteError):
     code = "state_dir_unwritable"
 
 
+class UntrustedWorkspace(PrewriteError):
+    """The request would run the workspace's own code (``finish`` commands), and the user has
+    not trusted it: ``prewrite trust ROOT``."""
+
+    code = "untrusted_workspace"
+
+
 class DaemonUnavailable(PrewriteError):
     """No daemon answers on the socket and none could be started (client side)."""
 
@@ -173,6 +180,7 @@ ERROR_CLASSES: dict[str, type[PrewriteError]] = {
         StaleBase,
         StaleEnvironment,
         WriteFailed,
+        UntrustedWorkspace,
         BackendFailed,
         CheckTimeout,
         Busy,

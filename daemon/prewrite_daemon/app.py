@@ -36,8 +36,9 @@ from prewrite.protocol import (
     StopRequest,
 )
 from prewrite.runtime import DaemonStatusFile, RuntimePaths, ensure_private_dir, runtime_paths
+from prewrite_daemon.limits import check_state_dir
 from prewrite_daemon.rpc import serve_unix
-from prewrite_daemon.session import Registry, check_state_dir
+from prewrite_daemon.session import Registry
 from prewrite_daemon.writer import recover
 
 if TYPE_CHECKING:

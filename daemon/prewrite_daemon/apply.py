@@ -5,7 +5,9 @@ files in one journalled transaction (``writer.py``), against the exact bytes the
 validated. Success is decided before the write: a reply that could not be delivered (over the
 frame limit, disk results' room kept) refuses the apply with nothing written. Then the checker's
 view is synced and the disk rungs run: the affected tests, and with ``finish`` the workspace's
-"once at the end" rungs. A workspace may opt into rolling the write back when a disk rung fails.
+"once at the end" rungs — only in a workspace the user trusts to run its own code (otherwise
+they are reported as skipped, and ``finish`` is ``untrusted_workspace``). A workspace may opt
+into rolling the write back when a disk rung fails.
 One writer per workspace at a time.
 """
 
@@ -16,7 +18,7 @@ import hashlib
 import time
 from typing import TYPE_CHECKING
 
-from prewrite.errors import PrewriteError
+from prewrite.errors import ErrorDetail, PrewriteError, UntrustedWorkspace
 from prewrite.protocol import (
     ApplyReply,
     ApplyRequest,
@@ -33,8 +35,8 @@ from prewrite_daemon.writer import Transaction, recover, revert
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from prewrite_daemon.entry import Entry
     from prewrite_daemon.ladder.runner import Ladder
-    from prewrite_daemon.session import Entry
 
 
 def _report(result: DiskResult) -> RungReport:
@@ -90,6 +92,10 @@ async def _disk_rungs(
     entry: Entry, config: LadderConfig, changed: list[str], finish: bool
 ) -> list[DiskResult]:
     ws = entry.workspace
+    if not ws.trusted:
+        return [_untrusted("tests")] + (
+            [_untrusted(r.name) for r in config.finish] if finish else []
+        )
     results: list[DiskResult] = []
     if config.tests:
         tests = affected_tests(ws.graph, changed, set(ws.shadow.files))
@@ -103,7 +109,18 @@ async def finish_rungs(root: Path, config: LadderConfig) -> list[DiskResult]:
     return [await run_finish(r.name, list(r.command), root, r.timeout_s) for r in config.finish]
 
 
-async def finish(root: Path) -> FinishReply:
+def _untrusted(rung: str) -> DiskResult:
+    note = "not run: the workspace is not trusted to run its own code (prewrite trust ROOT)"
+    return DiskResult(rung, "skipped", 0.0, [], [], note)
+
+
+async def finish(root: Path, trusted: bool) -> FinishReply:
+    """The workspace's "once at the end" rungs: its own commands, so only when trusted."""
+    if not trusted:
+        raise UntrustedWorkspace(
+            f"{root} is not trusted to run its own commands; `prewrite trust {root}` first",
+            [ErrorDetail("finish runs [tool.prewrite] finish commands", "pyproject.toml")],
+        )
     results = await finish_rungs(root, load_config(root))
     return FinishReply(all(r.outcome == "pass" for r in results), results)
 

@@ -69,6 +69,7 @@ class Workspace:
         self.resync_needed = False  # set when watching failed: rebuild everything next time
         self.before_answer: Callable[[], None] | None = None  # test hook
         self._crashes: list[float] = []
+        self._backend_ran = False  # the current checker finished starting
         self.site_dirs = site_dirs(python) if self.run_python else read_site_dirs(python)
         self._checker_version = checker_version()
         self.library_events = 0  # in-place edits under the package dirs (the watcher counts)
@@ -132,13 +133,23 @@ class Workspace:
                     reply.timings_ms, total_ms=round((time.perf_counter() - t0) * 1000, 1)
                 )
                 return msgspec.structs.replace(
-                    reply, timings_ms=timings, generation=generation, environment=env.digest
-                )
+                    reply, timings_ms=timings, generation=generation, environment=env.digest,
+                    not_verified=[*reply.not_verified, *self._trust_notes()],
+                )  # fmt: skip
             log.info("%s moved while checking (%s); recomputing", self.root, ", ".join(moved))
         raise StaleEnvironment(
             f"the workspace kept changing during {MAX_ATTEMPTS} attempts; retry",
             [ErrorDetail(f"{m} moved during the check") for m in moved],
         )
+
+    def _trust_notes(self) -> list[str]:
+        if self.trusted:
+            return []
+        how = "read from disk, not run" if self.run_python is None else f"{self.python}"
+        return [
+            f"untrusted workspace: nothing in it was run (interpreter: {how}; lint: the "
+            f"daemon's ruff); `prewrite trust {self.root}` for CI parity"
+        ]
 
     def _moved_since(self, env: Fingerprint) -> list[str]:
         moved = env.moved(self.environment())
@@ -234,7 +245,9 @@ class Workspace:
         if healthy and self.backend_env == env and not self.resync_needed:
             assert backend is not None
             return backend
-        if backend is not None:
+        if backend is not None and not self._backend_ran:
+            await backend.stop()  # a start cut short (a deadline, a hang-up): no crash, no restart
+        elif backend is not None:
             if healthy and self.backend_env is not None and self.backend_env != env:
                 reason = "environment changed: " + ", ".join(self.backend_env.moved(env))
             elif self.resync_needed:
@@ -256,7 +269,9 @@ class Workspace:
         self._invalidate()
         backend = make_pyright(self.shadow.shadow_root, self.run_python)
         self.backend, self.backend_env = backend, env
+        self._backend_ran = False
         await backend.start()
+        self._backend_ran = True
         return backend
 
     def _count_crash(self) -> None:

@@ -312,6 +312,14 @@ def config_cases(ctx: Context) -> list[Case]:
             expect_some=True,
         ),
         Case("red body edit, config untouched", (red_body,), expect_red=True),
+        Case(  # a relaxation with nothing to hide: green under both settings
+            "pyproject: reportAssignmentType=none + a green body edit",
+            (
+                with_pyproject(ctx, _tool_pyright(reportAssignmentType="none")),
+                body_edit(ctx, GREEN_STATEMENTS[1]),
+            ),
+            expect_red=False,
+        ),
         Case(  # a relaxation hiding the patch's own error: caught under the settings before
             "pyproject: reportAssignmentType=none + the same red body edit",
             (with_pyproject(ctx, _tool_pyright(reportAssignmentType="none")), red_body),

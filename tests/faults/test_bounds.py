@@ -34,7 +34,8 @@ from prewrite.protocol import (
     FileChange,
 )
 from prewrite.runtime import RuntimePaths
-from prewrite_daemon.session import Registry, ReplyLimits
+from prewrite_daemon.limits import ReplyLimits
+from prewrite_daemon.session import Registry
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Generator, Iterator

@@ -1,0 +1,140 @@
+"""One registered workspace: its lock and bounded queue, ruff, watcher and writer lock.
+
+The lock that serialises checks on the workspace's checker lives here, with the queue in front
+of it: at most ``max_queue`` checks wait, more are ``busy``; a check's deadline covers its wait.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import os
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from prewrite.errors import Busy, InvalidWorkspace, StateDirUnwritable
+from prewrite_daemon.checker import Deadline
+from prewrite_daemon.ladder.ruff import Ruff
+from prewrite_daemon.limits import ReplyLimits, unwritable_message, within
+from prewrite_daemon.watcher import dir_identity
+
+if TYPE_CHECKING:
+    from collections.abc import AsyncGenerator, Generator
+    from pathlib import Path
+
+    from prewrite.protocol import CheckReply, CheckRequest
+    from prewrite_daemon.ladder.runner import Ladder
+    from prewrite_daemon.patch import PreparedPatch
+    from prewrite_daemon.watcher import WorkspaceWatcher
+    from prewrite_daemon.workspace import Workspace
+
+DEFAULT_MAX_QUEUE = 16  # checks waiting for one workspace; more are answered ``busy``
+
+
+@dataclass(frozen=True)
+class EntryStatistics:
+    """A workspace's queue at one moment."""
+
+    waiting: int  # checks waiting for the workspace lock
+    max_queue: int
+    locked: bool  # a check (or the watcher) holds the workspace
+    users: int  # requests under way that use this workspace
+    closed: bool  # released: its root was deleted or moved
+
+
+class Entry:
+    """One registered workspace: its lock and queue, ruff, watcher and writer lock."""
+
+    def __init__(
+        self,
+        workspace: Workspace,
+        state_dir: Path,
+        max_queue: int = DEFAULT_MAX_QUEUE,
+        limits: ReplyLimits | None = None,
+    ) -> None:
+        self.workspace = workspace
+        self.state_dir = state_dir
+        self.max_queue = max_queue
+        self.limits = limits or ReplyLimits()
+        self.lock = asyncio.Lock()
+        self.watcher: WorkspaceWatcher | None = None
+        self.ruff = Ruff(workspace.root, workspace.run_python)
+        self.write_lock = asyncio.Lock()  # one writer per workspace
+        digest = hashlib.sha256(str(workspace.root).encode()).hexdigest()[:16]
+        self.journal_key = digest
+        self.root_id = dir_identity(workspace.root)
+        self.closed = False
+        self._waiting = 0
+        self._users = 0
+
+    def statistics(self) -> EntryStatistics:
+        return EntryStatistics(
+            self._waiting, self.max_queue, self.lock.locked(), self._users, self.closed
+        )
+
+    def root_gone(self) -> bool:
+        return self.root_id is None or dir_identity(self.workspace.root) != self.root_id
+
+    @contextlib.contextmanager
+    def in_use(self) -> Generator[None]:
+        """Mark a request under way: the LRU does not stop a workspace someone is using."""
+        self._users += 1
+        try:
+            yield
+        finally:
+            self._users -= 1
+
+    async def sync(self) -> None:
+        """Bring the checker's view up to date with the disk now (after a write)."""
+        async with self.lock:
+            if not self.closed:
+                self.workspace.refresh()
+
+    async def run_ladder(self, ladder: Ladder, request: CheckRequest) -> CheckReply:
+        """The ladder on ``request`` within its ``timeout_s``; contents within the reply budget."""
+        async with within(request.timeout_s, "the ladder"):
+            reply = await ladder.run(request)
+        return self.limits.by_reference(reply, request.return_contents)
+
+    async def typecheck(self, patch: PreparedPatch, timeout_s: float) -> CheckReply:
+        """Wait for the workspace (a bounded queue), then check: ``timeout_s`` covers both,
+        the checker's start and every retry."""
+        deadline = Deadline(timeout_s)
+        async with within(timeout_s, "waiting for the workspace, then type checking"):
+            async with self._turn():
+                return await self._check(patch, deadline)
+
+    async def _check(self, patch: PreparedPatch, deadline: Deadline) -> CheckReply:
+        if self.closed:
+            raise InvalidWorkspace(f"the workspace root {self.workspace.root} was deleted or moved")
+        try:
+            return await self.workspace.check(patch, deadline.left())
+        except OSError as exc:
+            if not self._in_state_dir(exc):
+                raise
+            raise StateDirUnwritable(unwritable_message(self.state_dir, exc)) from exc
+
+    @contextlib.asynccontextmanager
+    async def _turn(self) -> AsyncGenerator[None]:
+        """Hold the workspace lock; at most ``max_queue`` wait for it, beyond that ``busy``."""
+        if self.lock.locked() and self._waiting >= self.max_queue:
+            raise Busy(
+                f"{self._waiting} check(s) already wait for {self.workspace.root} (the queue "
+                f"holds {self.max_queue}); retry later"
+            )
+        self._waiting += 1
+        try:
+            await self.lock.acquire()
+        finally:
+            self._waiting -= 1
+        try:
+            yield
+        finally:
+            self.lock.release()
+
+    def _in_state_dir(self, exc: OSError) -> bool:
+        """Whether ``exc`` is about the daemon's own state (shadow, journal), not the user's."""
+        name = exc.filename if isinstance(exc.filename, str) else ""
+        state = str(self.state_dir)
+        return name == state or name.startswith(state + os.sep)
