@@ -19,19 +19,21 @@ import asyncio
 import hashlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
-from contextlib import nullcontext
+from collections.abc import Awaitable, Callable, Generator
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
+from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 import msgspec
 
-from prewrite.errors import PrewriteError
+from prewrite.errors import ErrorDetail, PrewriteError
 from prewrite.protocol import (
     CandidateFile,
     CheckReply,
     CheckRequest,
     Diagnostic,
+    FileChange,
     Outcome,
     RungReport,
 )
@@ -124,13 +126,13 @@ class Ladder:
         deadline = Deadline(request.timeout_s)
         rung, t = "policy", time.perf_counter()
         try:
-            for change in request.changes:
-                check_path(normalize_path(self.root, change.path), self.root, self.config,
-                           self.protected)  # fmt: skip
+            given = self._check_paths(request.changes)
             self._report("policy", "pass", t)
             rung, t = "anchor", time.perf_counter()
             patch = prepare_patch(self.root, request.changes)
-            check_content(patch, self.config)  # pyproject tables: needs the anchored text
+            for edit in patch.edits:  # pyproject tables: needs the anchored text
+                with _named_as_given(given.get(edit.path, edit.path), edit.path):
+                    check_content(PreparedPatch(patch.root, (edit,)), self.config)
             anchored = sum(len(c.edits or []) for c in request.changes)
             self._report("anchor", "pass", t, f"{anchored} edit(s) anchored")
             self.verified.append(
@@ -141,6 +143,16 @@ class Ladder:
             self._skip_rest(rung)
             raise
         return await self._string_rungs(patch, deadline)
+
+    def _check_paths(self, changes: list[FileChange]) -> dict[str, str]:
+        """The policy on every path; returns each real path -> the path as the client gave it."""
+        given: dict[str, str] = {}
+        for change in changes:
+            real = normalize_path(self.root, change.path)
+            given.setdefault(real, _as_given(change.path))
+            with _named_as_given(given[real], real):
+                check_path(real, self.root, self.config, self.protected)
+        return given
 
     async def _string_rungs(self, patch: PreparedPatch, deadline: Deadline) -> CheckReply:
         t = time.perf_counter()
@@ -284,6 +296,32 @@ class Ladder:
             verified=_merged(self.verified, typed.verified if typed else []),
             not_verified=_merged(self.not_verified, typed.not_verified if typed else []),
         )
+
+
+def _as_given(raw: str) -> str:
+    """The client's path as errors name it (``prepare_patch`` names it so too)."""
+    return "/".join(p for p in PurePosixPath(raw).parts if p != ".")
+
+
+@contextmanager
+def _named_as_given(given: str, real: str) -> Generator[None]:
+    """A policy refusal of ``real`` names ``given`` instead, the path the client sent.
+
+    The policy judges the real path (``normalize_path`` resolves in-root symlinks), so its
+    refusals name that; through a symlink (``src -> real_src``) the client would not recognise
+    ``real_src/a.py`` as its ``src/a.py``. The real path is added: it is why a rule matched.
+    """
+    try:
+        yield
+    except PrewriteError as exc:
+        if given == real:
+            raise
+        message = exc.message
+        if message.startswith((f"{real} ", f"{real}:")):
+            message = given + message[len(real) :]
+        details = [ErrorDetail(d.message, given if d.path == real else d.path) for d in exc.details]
+        renamed = type(exc)(f"{message} [{given} is {real}, through a symlink]", details)
+        raise renamed from exc
 
 
 def _merged(ours: list[str], theirs: list[str]) -> list[str]:
