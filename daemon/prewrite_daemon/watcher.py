@@ -1,14 +1,18 @@
 """Watching a workspace: changes on disk reach the shadow and the checker before they are asked.
 
 One watcher per workspace (watchfiles, debounced, with a stop event): the source tree
-recursively, the interpreter's package directories at their top level (an install or uninstall
-adds or removes a ``*.dist-info`` there). Each batch is applied under the workspace lock: source
-changes are synced into the shadow and announced to pyright; a moved environment restarts the
-checker now rather than at the next check.
+recursively; the interpreter's package directories recursively (an install or uninstall adds or
+removes a ``*.dist-info``; a package edited in place changes its sources, which no stamp of the
+fingerprint shows: the watcher counts those edits into the fingerprint); the directories outside
+the root that the checker reads sources from (editable installs' sources, ``extraPaths``).
+Each batch is applied under the workspace lock: source changes are synced into the shadow and
+announced to pyright; a moved environment restarts the checker now rather than at the next check.
 
-Correctness never depends on the watcher — every check re-scans and re-fingerprints at admission
-and before answering. Watching makes the next check cheaper. If watching fails, the workspace is
-marked for a full resync and watching stops.
+Correctness never depends on the watcher for the root and for sources outside it — every check
+re-scans and re-fingerprints them at admission and before answering; watching makes the next
+check cheaper. An in-place edit inside site-packages is seen through the watcher only (stamping
+thousands of installed files twice per check would cost more than the check): within about one
+debounce. If watching fails, the workspace is marked for a full resync and watching stops.
 
 A root that was deleted or moved (checked on every tick, at most ``READY_TICK_MS`` apart) ends
 the watch and calls ``on_root_gone``: the registry releases the warm checker at once rather than
@@ -66,7 +70,8 @@ class WorkspaceWatcher:
         self.root_gone = asyncio.Event()  # set once the root was deleted or moved, and released
         self._root_id = dir_identity(workspace.root)
         self._ready_loops: set[int] = set()
-        self._loops = 2 if workspace.site_dirs else 1
+        self._outside = workspace.watched_outside()
+        self._loops = 1 + bool(workspace.site_dirs) + bool(self._outside)
         self._stop = asyncio.Event()
         self._stopping = False  # stop() was called: the owner is releasing the workspace itself
         self._task: asyncio.Task[None] | None = None
@@ -88,10 +93,12 @@ class WorkspaceWatcher:
         ws = self.workspace
         try:
             async with asyncio.TaskGroup() as tg:
-                tg.create_task(self._watch([ws.root], recursive=True, filtered=True))
+                tg.create_task(self._watch([ws.root], filtered=True))
                 if ws.site_dirs:
                     # Unfiltered: the default filter drops everything under a ".venv" path.
-                    tg.create_task(self._watch(ws.site_dirs, recursive=False, filtered=False))
+                    tg.create_task(self._watch(ws.site_dirs, filtered=False, libraries=True))
+                if self._outside:
+                    tg.create_task(self._watch(self._outside, filtered=True))
         except* Exception as group:
             if not self.root_moved():
                 log.error("watching %s failed (%s); next check resyncs", ws.root, group.exceptions)
@@ -102,13 +109,13 @@ class WorkspaceWatcher:
                 await self.on_root_gone()
             self.root_gone.set()
 
-    async def _watch(self, paths: list[Path], recursive: bool, filtered: bool) -> None:
+    async def _watch(self, paths: list[Path], filtered: bool, libraries: bool = False) -> None:
         changes = watchfiles.awatch(  # pyright: ignore[reportUnknownMemberType]  (trio's Event)
             *paths,
             watch_filter=watchfiles.DefaultFilter() if filtered else None,
             debounce=DEBOUNCE_MS,
             stop_event=self._stop,
-            recursive=recursive,
+            recursive=True,
             ignore_permission_denied=True,
             rust_timeout=READY_TICK_MS,
             yield_on_timeout=True,  # an empty batch proves the watch is set up
@@ -123,6 +130,8 @@ class WorkspaceWatcher:
             if not batch:
                 continue
             async with self.lock:
+                if libraries and any(_is_source(path) for _change, path in batch):
+                    self.workspace.library_events += 1  # moves the fingerprint: a restart
                 await self._apply()
             self.applied.set()
 
@@ -140,3 +149,8 @@ class WorkspaceWatcher:
                 ws.sync(backend)
         except PrewriteError as exc:
             log.warning("applying changes to %s failed: %s", ws.root, exc)
+
+
+def _is_source(path: str) -> bool:
+    """A file pyright reads from an installed package (not bytecode caches)."""
+    return path.endswith((".py", ".pyi", "py.typed")) and "__pycache__" not in path
