@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tests.support.oracle import ColdOracle, normalize_paths, write_patched_copy
+from tests.support.setups import write as write_files
 
 if TYPE_CHECKING:
     from prewrite.protocol import CheckReply, Diagnostic, FileChange
@@ -31,13 +32,6 @@ FILES = {
 LIBX = """def make() -> {ret}:
     return {value}
 """
-
-
-def write_files(root: Path, files: dict[str, str]) -> None:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
 
 
 def make_workspace(root: Path) -> str:
