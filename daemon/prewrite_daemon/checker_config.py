@@ -86,6 +86,11 @@ def _map_section(section: dict[str, Any], root: Path, first: list[str]) -> dict[
     for key in _PATH_KEYS:
         if isinstance(out.get(key), str):
             out[key] = map_path(out[key], root)
+    if isinstance(out.get("venvPath"), str):
+        # venvs are never mirrored (only a root-level one is linked): always the real place
+        out["venvPath"] = os.path.normpath(
+            os.path.join(root, os.path.expanduser(section["venvPath"]))
+        )
     for key in _PATH_LIST_KEYS:
         value = out.get(key)
         if isinstance(value, list):

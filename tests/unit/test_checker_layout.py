@@ -48,6 +48,7 @@ def test_paths_outside_the_root_become_absolute_inside_stay_relative() -> None:
         {
             "extraPaths": ["../shared", "vendor", "/w/root/abs"],
             "stubPath": "../stubs",
+            "venvPath": "envs",
             "executionEnvironments": [{"root": "app", "extraPaths": ["../../x"]}],
         },
         "pyproject.toml [tool.pyright]",
@@ -55,6 +56,7 @@ def test_paths_outside_the_root_become_absolute_inside_stay_relative() -> None:
     rendered = json.loads(render_shadow_config(config, ROOT, ["packages/lib/src"]))
     assert rendered["extraPaths"] == ["/w/shared", "vendor", "abs", "packages/lib/src"]
     assert rendered["stubPath"] == "/w/stubs"
+    assert rendered["venvPath"] == "/w/root/envs"  # venvs are not mirrored: the real place
     [env] = rendered["executionEnvironments"]
     assert env == {"root": "app", "extraPaths": ["/x", "packages/lib/src"]}
 
@@ -137,7 +139,7 @@ def test_an_unrun_venv_is_named_in_the_config(tmp_path: Path) -> None:
     assert read_venv(str(venv / "bin/python")) == (venv, "3.12")
     layout = compute_layout(tmp_path, [], lambda _rel: None, str(venv / "bin/python"))
     assert json.loads(layout.config_text) == {
-        "venvPath": ".",
+        "venvPath": str(tmp_path),
         "venv": ".venv",
         "pythonVersion": "3.12",
     }
