@@ -67,7 +67,11 @@ def test_pip_install_behind_the_daemon_is_seen(
     again = run(client, ws, patch)
     assert again.ok
     status = next(w for w in client.status().workspaces if w.root == str(root))
-    assert status.last_restart_reason == "environment changed: packages"
+    # an install moves the dist-infos ("packages") and writes sources the watcher counts
+    # ("libraries"): which restart came last depends on how the watcher batched them
+    reason = status.last_restart_reason or ""
+    assert reason.startswith("environment changed: ")
+    assert {"packages", "libraries"} & set(reason.removeprefix("environment changed: ").split(", "))
 
 
 def test_strict_config_on_disk_applies_to_the_next_verdict(
