@@ -19,11 +19,11 @@ from prewrite.errors import BadRequest, CheckTimeout, ErrorDetail
 from prewrite.protocol import CheckReply, Diagnostic
 from prewrite_daemon.backends.base import Backend, FileEvent
 from prewrite_daemon.diagnostics import has_error, introduced_by_patch, to_wire
-from prewrite_daemon.imports import ImportGraph, interface_changed
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
+    from prewrite_daemon.languages.base import DependencyGraph, Language
     from prewrite_daemon.patch import FileEdit, PreparedPatch
     from prewrite_daemon.scope import CheckerScope
     from prewrite_daemon.shadow import ShadowTree
@@ -33,8 +33,9 @@ if TYPE_CHECKING:
 class CheckContext:
     """What a check reads and updates of its workspace (owned by the workspace, under its lock)."""
 
+    language: Language
     shadow: ShadowTree
-    graph: ImportGraph
+    graph: DependencyGraph
     backend: Backend
     base_cache: dict[str, list[Diagnostic]] = field(default_factory=lambda: {})
     scope: CheckerScope | None = None  # None: every file counts
@@ -42,20 +43,23 @@ class CheckContext:
 
 @dataclass(frozen=True)
 class CheckPlan:
-    python_edits: tuple[FileEdit, ...]
+    source_edits: tuple[FileEdit, ...]
     checked: tuple[str, ...]  # files whose diagnostics are compared (exist in the candidate)
     out_of_scope: tuple[str, ...] = ()  # patched files the project's checker does not cover
 
 
 def plan_check(
-    patch: PreparedPatch, graph: ImportGraph, scope: CheckerScope | None = None
+    patch: PreparedPatch,
+    graph: DependencyGraph,
+    language: Language,
+    scope: CheckerScope | None = None,
 ) -> CheckPlan:
     """Choose the files to compare: the patched ones plus importers that may see a change.
 
     Only files the project's checker configuration covers count (as the CLI reports them).
     """
-    py = tuple(e for e in patch.edits if e.is_python)
-    reaching = [e.path for e in py if interface_changed(e.old_text, e.new_text)]
+    py = tuple(e for e in patch.edits if language.is_source(e.path))
+    reaching = [e.path for e in py if language.interface_changed(e.old_text, e.new_text)]
     deleted = {e.path for e in py if e.new_text is None}
     checked = {e.path for e in py if e.new_text is not None}
     checked |= graph.importers(reaching) - deleted
@@ -96,7 +100,7 @@ async def _pull(
     real_prefix = str(ctx.shadow.root)
     result: dict[str, list[Diagnostic]] = {}
     for rel, task in tasks.items():
-        wire = [to_wire(raw, rel) for raw in task.result()]
+        wire = [to_wire(raw, rel, ctx.language.normalize_message) for raw in task.result()]
         result[rel] = [relocate(d, shadow_prefix, real_prefix) for d in wire if d is not None]
     return result
 
@@ -127,9 +131,9 @@ def relocate(d: Diagnostic, shadow_prefix: str, real_prefix: str) -> Diagnostic:
 async def run_check(ctx: CheckContext, patch: PreparedPatch, timeout_s: float) -> CheckReply:
     deadline = Deadline(timeout_s)
     t0 = time.perf_counter()
-    plan = plan_check(patch, ctx.graph, ctx.scope)
+    plan = plan_check(patch, ctx.graph, ctx.language, ctx.scope)
     shadow, backend = ctx.shadow, ctx.backend
-    edits = {e.path: e for e in plan.python_edits}
+    edits = {e.path: e for e in plan.source_edits}
 
     # Base diagnostics, for files that exist before the patch (cached until the tree moves).
     base_needed = [r for r in plan.checked if r in shadow.files and r not in ctx.base_cache]
@@ -141,7 +145,7 @@ async def run_check(ctx: CheckContext, patch: PreparedPatch, timeout_s: float) -
         t_base = time.perf_counter()
 
         events: list[FileEvent] = []
-        for e in plan.python_edits:
+        for e in plan.source_edits:
             if e.old_text is None or e.new_text is None:
                 path = shadow.shadow_path(e.path)
                 if e.new_text is None:
@@ -165,7 +169,7 @@ async def run_check(ctx: CheckContext, patch: PreparedPatch, timeout_s: float) -
         candidate = await _pull(ctx, plan.checked, deadline)
         t_cand = time.perf_counter()
     finally:
-        _revert(ctx, plan.python_edits, opened)
+        _revert(ctx, plan.source_edits, opened)
 
     new = introduced_by_patch(ctx.base_cache, candidate, edits, plan.checked)
     return CheckReply(

@@ -19,14 +19,13 @@ from typing import TYPE_CHECKING, Any
 from prewrite.errors import BackendFailed
 from prewrite.protocol import CheckReply, Diagnostic
 from prewrite_daemon.backends.base import RawDiagnostic
-from prewrite_daemon.backends.pyright import cli_argv
 from prewrite_daemon.checker import Deadline, relocate
 from prewrite_daemon.checker_config import JSON_CONFIG
 from prewrite_daemon.diagnostics import has_error, introduced_by_patch, to_wire
 from prewrite_daemon.process import run_captured
-from prewrite_daemon.shadow import is_mirrored
 
 if TYPE_CHECKING:
+    from prewrite_daemon.languages.base import Language
     from prewrite_daemon.patch import PreparedPatch
     from prewrite_daemon.scope import CheckerScope
     from prewrite_daemon.shadow import ShadowTree
@@ -34,13 +33,15 @@ if TYPE_CHECKING:
 Results = dict[str, list[Diagnostic]]
 
 
-async def run_cli(tree: Path, python: str | None, timeout_s: float, real_root: Path) -> Results:
-    """``pyright --outputjson`` on ``tree``: diagnostics per root-relative path.
+async def run_cli(
+    tree: Path, language: Language, python: str | None, timeout_s: float, real_root: Path
+) -> Results:
+    """The language's cold CLI (``pyright --outputjson``) on ``tree``: diagnostics per path.
 
     Paths quoted in messages are rewritten from ``tree`` to ``real_root``. ``python`` None: no
     interpreter is run; the tree's configuration names the venv.
     """
-    argv = [*cli_argv(), "--outputjson", *(["--pythonpath", python] if python else [])]
+    argv = language.cold_argv(python)
     code, out, err = await run_captured(argv, tree, None, timeout_s, "the cold pyright run")
     try:
         report: dict[str, Any] = json.loads(out)
@@ -49,13 +50,13 @@ async def run_cli(tree: Path, python: str | None, timeout_s: float, real_root: P
         raise BackendFailed(f"pyright exited {code} without a report: {tail}") from exc
     results: Results = {}
     for item in report.get("generalDiagnostics", []):
-        d = _from_cli(item, tree)
+        d = _from_cli(item, tree, language)
         if d is not None:
             results.setdefault(d.path, []).append(relocate(d, str(tree), str(real_root)))
     return results
 
 
-def _from_cli(item: dict[str, Any], tree: Path) -> Diagnostic | None:
+def _from_cli(item: dict[str, Any], tree: Path, language: Language) -> Diagnostic | None:
     try:
         rel = Path(item["file"]).relative_to(tree).as_posix()
     except (KeyError, ValueError):
@@ -71,19 +72,19 @@ def _from_cli(item: dict[str, Any], tree: Path) -> Diagnostic | None:
         message=item.get("message", ""),
         source="Pyright",
     )
-    return to_wire(raw, rel)
+    return to_wire(raw, rel, language.normalize_message)
 
 
-def write_candidate(shadow_root: Path, patch: PreparedPatch, scratch: Path, config: str) -> Path:
+def write_candidate(shadow: ShadowTree, patch: PreparedPatch, scratch: Path, config: str) -> Path:
     """A copy of the shadow with every mirrored file of the patch applied.
 
     ``config`` is the shadow's generated ``pyrightconfig.json`` under the candidate's settings.
     """
     tree = Path(tempfile.mkdtemp(prefix="candidate-", dir=scratch))
-    shutil.copytree(shadow_root, tree, symlinks=True, dirs_exist_ok=True)
+    shutil.copytree(shadow.shadow_root, tree, symlinks=True, dirs_exist_ok=True)
     (tree / JSON_CONFIG).write_text(config, encoding="utf-8")
     for e in patch.edits:
-        if not is_mirrored(e.path.rsplit("/", 1)[-1]) or e.path == JSON_CONFIG:
+        if not shadow.mirrors(e.path.rsplit("/", 1)[-1]) or e.path == JSON_CONFIG:
             continue
         target = tree / e.path
         if e.new_text is None:
@@ -94,14 +95,17 @@ def write_candidate(shadow_root: Path, patch: PreparedPatch, scratch: Path, conf
     return tree
 
 
-async def cold_base(shadow: ShadowTree, python: str | None, timeout_s: float) -> Results:
+async def cold_base(
+    shadow: ShadowTree, language: Language, python: str | None, timeout_s: float
+) -> Results:
     """Diagnostics of the whole tree as it is (the shadow holds no overlay on disk here)."""
-    return await run_cli(shadow.shadow_root, python, timeout_s, shadow.root)
+    return await run_cli(shadow.shadow_root, language, python, timeout_s, shadow.root)
 
 
 async def run_cold_check(
     shadow: ShadowTree,
     patch: PreparedPatch,
+    language: Language,
     python: str | None,
     base: Results,
     deadline: Deadline,
@@ -114,15 +118,15 @@ async def run_cold_check(
     config, scope = candidate_config
     scratch = shadow.shadow_root.parent / "scratch"
     scratch.mkdir(parents=True, exist_ok=True)
-    tree = write_candidate(shadow.shadow_root, patch, scratch, config)
+    tree = write_candidate(shadow, patch, scratch, config)
     try:
-        candidate = await run_cli(tree, python, deadline.left(), shadow.root)
+        candidate = await run_cli(tree, language, python, deadline.left(), shadow.root)
     finally:
         shutil.rmtree(tree, ignore_errors=True)
     edits = {e.path: e for e in patch.edits}
     deleted = {e.path for e in patch.edits if e.new_text is None}
-    files = {rel for rel in shadow.files if rel.endswith((".py", ".pyi"))} - deleted
-    files |= {e.path for e in patch.edits if e.is_python and e.new_text is not None}
+    files = {rel for rel in shadow.files if language.is_source(rel)} - deleted
+    files |= {e.path for e in patch.edits if language.is_source(e.path) and e.new_text is not None}
     files = {rel for rel in files if scope.covers(rel)}
     new = introduced_by_patch(base, candidate, edits, set(base) | set(candidate))
     return CheckReply(

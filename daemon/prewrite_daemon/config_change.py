@@ -14,7 +14,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from prewrite.protocol import CheckReply, Diagnostic
-from prewrite_daemon.checker_config import CONFIG_FILES
 from prewrite_daemon.diagnostics import has_error
 from prewrite_daemon.ladder.config import load_config
 from prewrite_daemon.patch import PreparedPatch
@@ -22,6 +21,8 @@ from prewrite_daemon.patch import PreparedPatch
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
     from pathlib import Path
+
+    from prewrite_daemon.languages.base import Language
 
 BEFORE_NOTE = " (under the checker settings before this patch; the patch's settings hide it)"
 
@@ -35,6 +36,7 @@ def _mark(d: Diagnostic) -> Diagnostic:
 
 async def judge_both(
     root: Path,
+    language: Language,
     patch: PreparedPatch,
     before: Callable[[PreparedPatch], Awaitable[CheckReply]],
     after: Callable[[], Awaitable[CheckReply]],
@@ -45,8 +47,10 @@ async def judge_both(
     note = "typecheck: the patch changes the checker's settings; judged under the new settings"
     if relaxed_ok:
         return _with_notes(cold, [note + " only (allow_relaxation)"], [])
-    rest = PreparedPatch(patch.root, tuple(e for e in patch.edits if e.path not in CONFIG_FILES))
-    if not any(e.is_python for e in rest.edits):
+    rest = PreparedPatch(
+        patch.root, tuple(e for e in patch.edits if not language.is_checker_config(e.path))
+    )
+    if not any(language.is_source(e.path) for e in rest.edits):
         return _with_notes(cold, [note + " (no code changed to judge under the old ones)"], [])
     warm = await before(rest)
     seen = {(d.path, d.line, d.column, d.rule, d.message) for d in cold.diagnostics}

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Protocol
 from prewrite.protocol import Diagnostic, Severity
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping, Sequence
+    from collections.abc import Callable, Iterable, Mapping, Sequence
 
     from prewrite_daemon.backends.base import RawDiagnostic
 
@@ -25,13 +25,17 @@ REPORTED_SEVERITIES: frozenset[str] = frozenset({"error", "warning", "informatio
 Key = tuple[str, str, str]
 
 
-def normalize_message(message: str) -> str:
-    """pyright's language server indents message details with NBSP; the CLI does not."""
-    return message.replace("\u00a0", " ")
+def _same(message: str) -> str:
+    return message
 
 
-def to_wire(raw: RawDiagnostic, rel_path: str) -> Diagnostic | None:
-    """Convert a 0-based checker diagnostic to the wire form; hints (unused, unreachable) drop."""
+def to_wire(
+    raw: RawDiagnostic, rel_path: str, normalize: Callable[[str], str] = _same
+) -> Diagnostic | None:
+    """Convert a 0-based checker diagnostic to the wire form; hints (unused, unreachable) drop.
+
+    ``normalize``: the language's rewrite of a server message into the cold CLI's form.
+    """
     if raw.severity not in REPORTED_SEVERITIES:
         return None
     severity: Severity = (
@@ -47,7 +51,7 @@ def to_wire(raw: RawDiagnostic, rel_path: str) -> Diagnostic | None:
         end_column=raw.end_column + 1,
         severity=severity,
         rule=raw.rule,
-        message=normalize_message(raw.message),
+        message=normalize(raw.message),
         source=raw.source,
     )
 

@@ -1,7 +1,8 @@
-"""One registered workspace: its lock and bounded queue, ruff, watcher and writer lock.
+"""One registered workspace: the bounded queue in front of its lock, ruff, watcher, writer lock.
 
-The lock that serialises checks on the workspace's checker lives here, with the queue in front
-of it: at most ``max_queue`` checks wait, more are ``busy``; a check's deadline covers its wait.
+The lock that serialises checks on the workspace's checker is the workspace's own; the entry
+puts a queue in front of it: at most ``max_queue`` checks wait, more are ``busy``; a check's
+deadline covers its wait.
 """
 
 from __future__ import annotations
@@ -57,7 +58,6 @@ class Entry:
         self.state_dir = state_dir
         self.max_queue = max_queue
         self.limits = limits or ReplyLimits()
-        self.lock = asyncio.Lock()
         self.watcher: WorkspaceWatcher | None = None
         self.ruff = Ruff(workspace.root, workspace.run_python)
         self.write_lock = asyncio.Lock()  # one writer per workspace
@@ -70,7 +70,7 @@ class Entry:
 
     def statistics(self) -> EntryStatistics:
         return EntryStatistics(
-            self._waiting, self.max_queue, self.lock.locked(), self._users, self.closed
+            self._waiting, self.max_queue, self.workspace.lock.locked(), self._users, self.closed
         )
 
     def root_gone(self) -> bool:
@@ -87,7 +87,7 @@ class Entry:
 
     async def sync(self) -> None:
         """Bring the checker's view up to date with the disk now (after a write)."""
-        async with self.lock:
+        async with self.workspace.lock:
             if not self.closed:
                 self.workspace.refresh()
 
@@ -118,20 +118,21 @@ class Entry:
     @contextlib.asynccontextmanager
     async def _turn(self) -> AsyncGenerator[None]:
         """Hold the workspace lock; at most ``max_queue`` wait for it, beyond that ``busy``."""
-        if self.lock.locked() and self._waiting >= self.max_queue:
+        lock = self.workspace.lock
+        if lock.locked() and self._waiting >= self.max_queue:
             raise Busy(
                 f"{self._waiting} check(s) already wait for {self.workspace.root} (the queue "
                 f"holds {self.max_queue}); retry later"
             )
         self._waiting += 1
         try:
-            await self.lock.acquire()
+            await lock.acquire()
         finally:
             self._waiting -= 1
         try:
             yield
         finally:
-            self.lock.release()
+            lock.release()
 
     def _in_state_dir(self, exc: OSError) -> bool:
         """Whether ``exc`` is about the daemon's own state (shadow, journal), not the user's."""

@@ -15,8 +15,12 @@ import os
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from prewrite.errors import InvalidWorkspace
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 # Root-level files that shape the dependency graph (TypeScript's for the backend to come).
 GRAPH_FILES = (
@@ -209,6 +213,7 @@ def fingerprint(
     checker_version: str,
     outside: list[Path] | None = None,
     libraries: int = 0,
+    graph_file: Callable[[str], bool] = is_graph_file,
 ) -> Fingerprint:
     """Take the fingerprint of ``root`` checked with ``python``'s packages.
 
@@ -216,7 +221,7 @@ def fingerprint(
     (editable installs' sources, ``extraPaths``); ``libraries`` counts in-place edits the
     watcher saw under the package directories.
     """
-    graph = sorted(p for p in root.iterdir() if p.is_file() and is_graph_file(p.name))
+    graph = sorted(p for p in root.iterdir() if p.is_file() and graph_file(p.name))
     try:
         st = Path(python).resolve().stat()
         interpreter = f"{Path(python).resolve()}:{st.st_mtime_ns}:{st.st_size}"

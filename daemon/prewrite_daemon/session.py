@@ -177,7 +177,7 @@ class Registry:
         async def release() -> None:
             await self._release(entry)
 
-        entry.watcher = WorkspaceWatcher(entry.workspace, entry.lock, on_root_gone=release)
+        entry.watcher = WorkspaceWatcher(entry.workspace, on_root_gone=release)
         entry.watcher.start()
 
     async def _release(self, entry: Entry) -> None:
@@ -189,7 +189,7 @@ class Registry:
             del self._entries[_key(ws)]
         self._releasing.add(entry)
         try:
-            async with entry.lock:
+            async with ws.lock:
                 await ws.stop()
         finally:
             self._releasing.discard(entry)

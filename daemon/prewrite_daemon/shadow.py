@@ -21,14 +21,16 @@ import stat
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from prewrite_daemon.backends.base import FileEvent
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 # Directories never mirrored: the ones pyright's default excludes skip too (dot-dirs, caches,
 # node_modules, virtual environments), so the shadow holds what a cold run would check.
 _SKIP_DIRS = frozenset({"__pycache__", "node_modules", "site-packages"})
-_MIRRORED_SUFFIXES = (".py", ".pyi")
-_MIRRORED_NAMES = frozenset({"py.typed", "pyproject.toml", "pyrightconfig.json"})
 
 Stamp = tuple[int, int, int]  # mtime_ns, size, inode
 MAX_FILE_BYTES = 32 * 1024 * 1024  # larger files are not mirrored (pyright skips them too)
@@ -57,16 +59,14 @@ def skipped_dir(path: Path) -> bool:
     return path.name.startswith(".") or path.name in _SKIP_DIRS or _is_venv(path)
 
 
-def is_mirrored(name: str) -> bool:
-    return name.endswith(_MIRRORED_SUFFIXES) or name in _MIRRORED_NAMES
-
-
 class ShadowTree:
     """A mirror of ``root`` under ``shadow_root``; ``files`` maps relative paths to stamps."""
 
-    def __init__(self, root: Path, shadow_root: Path) -> None:
+    def __init__(self, root: Path, shadow_root: Path, mirrors: Callable[[str], bool]) -> None:
+        """``mirrors``: whether a file of that name is copied (the language decides)."""
         self.root = root
         self.shadow_root = shadow_root
+        self.mirrors = mirrors
         self.files: dict[str, Stamp] = {}
         self.links: dict[str, str] = {}
         self.config_text: str | None = None  # the generated pyrightconfig.json
@@ -258,7 +258,7 @@ class ShadowTree:
             elif entry.name not in _SKIP_DIRS:
                 stack.append(Path(entry.path))
             return
-        if not is_mirrored(entry.name) or (at_root and entry.name == _CONFIG_NAME):
+        if not self.mirrors(entry.name) or (at_root and entry.name == _CONFIG_NAME):
             return
         st = entry.stat(follow_symlinks=False)
         if stat.S_ISREG(st.st_mode) and st.st_size <= MAX_FILE_BYTES:
@@ -275,7 +275,7 @@ class ShadowTree:
         if is_dir:
             if entry.name in _SKIP_DIRS or _is_venv(Path(real)):
                 return None
-        elif not stat.S_ISREG(st.st_mode) or not is_mirrored(entry.name):
+        elif not stat.S_ISREG(st.st_mode) or not self.mirrors(entry.name):
             return None  # /dev/zero, a FIFO, a socket: never read
         root = str(self.root)
         if real == root or real.startswith(root + os.sep):

@@ -58,11 +58,9 @@ class WorkspaceWatcher:
     def __init__(
         self,
         workspace: Workspace,
-        lock: asyncio.Lock,
         on_root_gone: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         self.workspace = workspace
-        self.lock = lock
         self.on_root_gone = on_root_gone
         self.batches = 0
         self.applied = asyncio.Event()  # set after each batch is applied (tests wait on it)
@@ -102,7 +100,7 @@ class WorkspaceWatcher:
         except* Exception as group:
             if not self.root_moved():
                 log.error("watching %s failed (%s); next check resyncs", ws.root, group.exceptions)
-                ws.resync_needed = True
+                ws.request_resync()
         if self.root_moved() and not self._stopping:
             log.info("%s was deleted or moved; releasing its checker and watcher", ws.root)
             if self.on_root_gone is not None:
@@ -129,7 +127,7 @@ class WorkspaceWatcher:
                 self.ready.set()
             if not batch:
                 continue
-            async with self.lock:
+            async with self.workspace.lock:
                 if libraries and any(_is_source(path) for _change, path in batch):
                     self.workspace.library_events += 1  # moves the fingerprint: a restart
                 await self._apply()

@@ -1,6 +1,7 @@
 """One workspace: its shadow, import graph, warm checker and environment fingerprint.
 
-This is the one owner of a workspace's mutable state; everything changes under ``lock``.
+This is the one owner of a workspace's mutable state; everything changes under ``lock``. What
+differs between languages (files, checker, configuration, graph) comes from its ``Language``.
 Freshness: a check is admitted against a fingerprint and a shadow generation, and its verdict is
 only sent if both are unchanged when it is done (the shadow is re-scanned, the fingerprint
 re-taken); otherwise it is recomputed, and after ``MAX_ATTEMPTS`` it is ``stale_environment``.
@@ -11,6 +12,7 @@ saw them.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import time
@@ -22,13 +24,12 @@ import msgspec
 from prewrite.errors import BackendFailed, ErrorDetail, StaleBase, StaleEnvironment
 from prewrite.protocol import Diagnostic, WorkspaceStatus
 from prewrite_daemon.backends.base import Backend, BackendState
-from prewrite_daemon.backends.pyright import checker_version, make_pyright
 from prewrite_daemon.checker import CheckContext, Deadline, run_check
-from prewrite_daemon.checker_config import CONFIG_FILES, disk_reader
+from prewrite_daemon.checker_config import disk_reader
 from prewrite_daemon.coldcheck import cold_base, run_cold_check
 from prewrite_daemon.config_change import judge_both
 from prewrite_daemon.environment import Fingerprint, fingerprint, read_site_dirs, site_dirs
-from prewrite_daemon.imports import ImportGraph
+from prewrite_daemon.languages.python import PYTHON
 from prewrite_daemon.layout import Layout, compute_layout, patched_reader
 from prewrite_daemon.shadow import ShadowTree
 
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from prewrite.protocol import CheckReply
+    from prewrite_daemon.languages.base import Language
     from prewrite_daemon.patch import PreparedPatch
 
 log = logging.getLogger(__name__)
@@ -48,15 +50,24 @@ MAX_ATTEMPTS = 3
 class Workspace:
     """One workspace; ``trusted`` False: nothing inside the root is run (``prewrite.trust``)."""
 
-    def __init__(self, root: Path, python: str, shadow_root: Path, trusted: bool = True) -> None:
+    def __init__(
+        self,
+        root: Path,
+        python: str,
+        shadow_root: Path,
+        trusted: bool = True,
+        language: Language | None = None,
+    ) -> None:
+        self.language: Language = language or PYTHON
+        self.lock = asyncio.Lock()  # held by every check and by the watcher applying a batch
         self.root = root
         self.python = python
         self.trusted = trusted
         inside = root in Path(os.path.abspath(python)).parents
         # An interpreter inside an untrusted root is read, never run (its .pth files are code).
         self.run_python: str | None = python if trusted or not inside else None
-        self.shadow = ShadowTree(root, shadow_root)
-        self.graph = ImportGraph()
+        self.shadow = ShadowTree(root, shadow_root, self.language.is_mirrored)
+        self.graph = self.language.new_graph()
         self.backend: Backend | None = None
         self.backend_env: Fingerprint | None = None
         self.base_cache: dict[str, list[Diagnostic]] = {}
@@ -71,7 +82,7 @@ class Workspace:
         self._crashes: list[float] = []
         self._backend_ran = False  # the current checker finished starting
         self.site_dirs = site_dirs(python) if self.run_python else read_site_dirs(python)
-        self._checker_version = checker_version()
+        self._checker_version = self.language.checker_version()
         self.library_events = 0  # in-place edits under the package dirs (the watcher counts)
         self._seen_layout: Layout | None = None  # taken with the latest fingerprint
         self.layout: Layout | None = None  # the layout the running checker was started with
@@ -83,7 +94,7 @@ class Workspace:
         outside = [*layout.outside, *self.shadow.outside_targets]
         return fingerprint(
             self.root, self.python, self.site_dirs, self._checker_version,
-            outside, self.library_events,
+            outside, self.library_events, self.language.is_graph_file,
         )  # fmt: skip
 
     def _compute_layout(self) -> Layout:
@@ -142,6 +153,10 @@ class Workspace:
             [ErrorDetail(f"{m} moved during the check") for m in moved],
         )
 
+    def request_resync(self) -> None:
+        """Watching failed: the next check rebuilds shadow, graph and checker from scratch."""
+        self.resync_needed = True
+
     def _trust_notes(self) -> list[str]:
         if self.trusted:
             return []
@@ -160,7 +175,9 @@ class Workspace:
     async def _judge(self, patch: PreparedPatch, backend: Backend, timeout_s: float) -> CheckReply:
         """Warm overlay check; a patch that changes the checker's settings is judged twice."""
         assert self.layout is not None
-        ctx = CheckContext(self.shadow, self.graph, backend, self.base_cache, self.layout.scope)
+        ctx = CheckContext(
+            self.language, self.shadow, self.graph, backend, self.base_cache, self.layout.scope
+        )
         candidate = self._candidate_layout(patch)
         if candidate is None:
             return await run_check(ctx, patch, timeout_s)
@@ -172,12 +189,12 @@ class Workspace:
         async def after() -> CheckReply:
             return await self._cold(patch, candidate, deadline)
 
-        return await judge_both(self.root, patch, before, after)
+        return await judge_both(self.root, self.language, patch, before, after)
 
     def _candidate_layout(self, patch: PreparedPatch) -> Layout | None:
         """The layout under the patch's checker settings, or None if it leaves them alone."""
         assert self.layout is not None
-        if not any(e.path in CONFIG_FILES for e in patch.edits):
+        if not any(self.language.is_checker_config(e.path) for e in patch.edits):
             return None
         read = patched_reader(disk_reader(self.root), patch)
         candidate = self.layout.with_config(self.root, read)
@@ -185,9 +202,11 @@ class Workspace:
 
     async def _cold(self, patch: PreparedPatch, layout: Layout, deadline: Deadline) -> CheckReply:
         if self.cold_base is None:
-            self.cold_base = await cold_base(self.shadow, self.run_python, deadline.left())
+            self.cold_base = await cold_base(
+                self.shadow, self.language, self.run_python, deadline.left()
+            )
         return await run_cold_check(
-            self.shadow, patch, self.run_python, self.cold_base, deadline,
+            self.shadow, patch, self.language, self.run_python, self.cold_base, deadline,
             (layout.config_text, layout.scope),
         )  # fmt: skip
 
@@ -196,7 +215,7 @@ class Workspace:
         moved = [
             ErrorDetail("changed on disk while the check started", e.path)
             for e in patch.edits
-            if e.is_python and self.shadow.read_text(e.path) != e.old_text
+            if self.language.is_source(e.path) and self.shadow.read_text(e.path) != e.old_text
         ]
         if moved:
             raise StaleBase("the workspace changed while the check started; retry", moved)
@@ -207,7 +226,7 @@ class Workspace:
         if not scan.changed:
             return []
         for rel in scan.changed:
-            if rel.endswith((".py", ".pyi")):
+            if self.language.is_source(rel):
                 text = self.shadow.read_text(rel) if rel in self.shadow.files else None
                 self.graph.update(rel, text)
         backend.files_changed(scan.events)
@@ -227,9 +246,9 @@ class Workspace:
         self._invalidate()
 
     def _rebuild_graph(self) -> None:
-        self.graph = ImportGraph()
+        self.graph = self.language.new_graph()
         for rel in self.shadow.files:
-            if rel.endswith((".py", ".pyi")):
+            if self.language.is_source(rel):
                 self.graph.update(rel, self.shadow.read_text(rel))
 
     def _invalidate(self) -> None:
@@ -267,7 +286,7 @@ class Workspace:
         self.shadow.create()
         self._rebuild_graph()
         self._invalidate()
-        backend = make_pyright(self.shadow.shadow_root, self.run_python)
+        backend = self.language.make_backend(self.shadow.shadow_root, self.run_python)
         self.backend, self.backend_env = backend, env
         self._backend_ran = False
         await backend.start()

@@ -162,7 +162,7 @@ async def test_waiting_for_a_busy_workspace_counts_against_the_deadline(
     registry: Registry, root: Path
 ) -> None:
     entry = registry.entry(root, sys.executable)
-    async with entry.lock:  # a check that never ends holds the workspace
+    async with entry.workspace.lock:  # a check that never ends holds the workspace
         started = time.monotonic()
         with pytest.raises(CheckTimeout):
             await registry.check(request(root, 1.0))
@@ -173,7 +173,7 @@ async def test_waiting_for_a_busy_workspace_counts_against_the_deadline(
 
 async def test_a_full_queue_answers_busy_at_once(registry: Registry, root: Path) -> None:
     entry = registry.entry(root, sys.executable)
-    async with entry.lock:
+    async with entry.workspace.lock:
         queued = [asyncio.create_task(registry.check(request(root, 10.0))) for _ in range(2)]
         try:
             for _ in range(10_000):  # let the two reach the queue (a few loop turns)

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any, cast
 from prewrite.changes import sha256_hex
 from prewrite.protocol import Diagnostic, FileChange, Severity
 from prewrite_daemon.backends.pyright import cli_argv
-from prewrite_daemon.diagnostics import introduced, normalize_message
+from prewrite_daemon.diagnostics import introduced
+from prewrite_daemon.languages.python import PYTHON
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -99,7 +100,7 @@ def _from_json(item: dict[str, Any], tree: Path) -> Diagnostic | None:
         end_column=end["character"] + 1,
         severity=severity,
         rule=str(item.get("rule", "")),
-        message=normalize_message(str(item["message"])),
+        message=PYTHON.normalize_message(str(item["message"])),
         source=PYRIGHT_SOURCE,
     )
 

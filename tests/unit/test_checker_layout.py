@@ -17,6 +17,7 @@ from prewrite_daemon.checker_config import (
     render_shadow_config,
 )
 from prewrite_daemon.environment import pth_dirs, read_venv
+from prewrite_daemon.languages.python import PYTHON
 from prewrite_daemon.layout import compute_layout
 from prewrite_daemon.scope import CheckerScope
 from prewrite_daemon.shadow import MAX_FILE_BYTES, ShadowTree
@@ -159,7 +160,7 @@ def test_shadow_mirrors_regular_files_and_links_never_devices(tmp_path: Path) ->
     (root / "pyrightconfig.json").write_text("{}")
     with (root / "pkg/huge.py").open("wb") as f:
         f.truncate(MAX_FILE_BYTES + 1)  # sparse: no disk used
-    shadow = ShadowTree(root, tmp_path / "shadow")
+    shadow = ShadowTree(root, tmp_path / "shadow", PYTHON.is_mirrored)
     shadow.config_text = '{"generated": true}'
     shadow.create()
     assert sorted(shadow.files) == ["pkg/a.py", "real/b.py"]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from prewrite.protocol import Diagnostic, Severity
 from prewrite_daemon.backends.base import RawDiagnostic
-from prewrite_daemon.diagnostics import introduced, line_map, normalize_message, to_wire
+from prewrite_daemon.diagnostics import introduced, line_map, to_wire
+from prewrite_daemon.languages.python import PYTHON
 
 ASSIGN = 'Type "Literal[\'a\']" is not assignable to declared type "int"'
 UNDEFINED = '"nope" is not defined'
@@ -165,16 +166,18 @@ def test_to_wire_drops_hints() -> None:
 
 def test_to_wire_normalizes_nbsp_indentation() -> None:
     message = 'Type "str" is not assignable\n\u00a0\u00a0"str" is not "int"'
-    wired = to_wire(raw("error", message), "a.py")
+    wired = to_wire(raw("error", message), "a.py", PYTHON.normalize_message)
     assert wired is not None
     assert wired.message == 'Type "str" is not assignable\n  "str" is not "int"'
-    assert normalize_message(message) == wired.message
+    unchanged = to_wire(raw("error", message), "a.py")  # no language: the message as sent
+    assert unchanged is not None
+    assert unchanged.message == message
 
 
 def test_nbsp_and_space_variants_of_one_error_are_the_same_error() -> None:
     text = lines("x: int = 'a'")
-    base = to_wire(raw("error", "bad\n\u00a0\u00a0detail"), "a.py")
-    candidate = to_wire(raw("error", "bad\n  detail"), "a.py")
+    base = to_wire(raw("error", "bad\n\u00a0\u00a0detail"), "a.py", PYTHON.normalize_message)
+    candidate = to_wire(raw("error", "bad\n  detail"), "a.py", PYTHON.normalize_message)
     assert base is not None
     assert candidate is not None
     assert introduced([base], [candidate], text, text) == []

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from prewrite_daemon.languages.python import PYTHON
 from prewrite_daemon.shadow import ShadowTree
 
 
@@ -17,7 +18,7 @@ def make(tmp_path: Path) -> tuple[Path, ShadowTree]:
     (root / ".hidden/x.py").write_text("hidden\n")
     (root / "venv").mkdir()
     (root / "venv/pyvenv.cfg").write_text("home = /usr\n")
-    shadow = ShadowTree(root, tmp_path / "shadow")
+    shadow = ShadowTree(root, tmp_path / "shadow", PYTHON.is_mirrored)
     shadow.create()
     return root, shadow
 

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
     from pathlib import Path
 
-    from prewrite_daemon.imports import ImportGraph
+    from prewrite_daemon.languages.base import DependencyGraph
 
 OUTPUT_CAP = 64 * 1024
 _FAILED = re.compile(r"^(?:FAILED|ERROR) (\S+)", re.MULTILINE)
@@ -32,7 +32,7 @@ def is_test_file(rel: str) -> bool:
     return name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py"))
 
 
-def affected_tests(graph: ImportGraph, changed: Iterable[str], existing: set[str]) -> list[str]:
+def affected_tests(graph: DependencyGraph, changed: Iterable[str], existing: set[str]) -> list[str]:
     """Test modules that are changed, or import a changed module (transitively), and exist."""
     changed = set(changed)
     candidates = {c for c in changed if is_test_file(c)} | {

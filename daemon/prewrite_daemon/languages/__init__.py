@@ -1,0 +1,1 @@
+"""The language seam: everything that differs between languages, one object per language."""
