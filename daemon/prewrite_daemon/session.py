@@ -31,6 +31,7 @@ from prewrite_daemon.entry import DEFAULT_MAX_QUEUE, Entry
 from prewrite_daemon.ladder.config import load_config
 from prewrite_daemon.ladder.record import VerdictRecord
 from prewrite_daemon.ladder.runner import Ladder, record_verdict
+from prewrite_daemon.languages.python import PYTHON
 from prewrite_daemon.limits import ReplyLimits, check_state_dir
 from prewrite_daemon.patch import resolve_root
 from prewrite_daemon.watcher import WorkspaceWatcher
@@ -49,6 +50,7 @@ if TYPE_CHECKING:
         StatsReply,
         WorkspaceStatus,
     )
+    from prewrite_daemon.languages.base import Language
 
 log = logging.getLogger(__name__)
 
@@ -106,10 +108,15 @@ class Registry:
         if entry is None:
             digest = hashlib.sha256(f"{root}\0{python}\0{trusted}".encode()).hexdigest()[:16]
             shadow = self.state_dir / "shadows" / digest
-            workspace = Workspace(root, python, shadow, trusted)
+            workspace = Workspace(root, python, shadow, trusted, self.language_of(root))
             entry = Entry(workspace, self.state_dir, self.max_queue, self.limits)
         self._entries[key] = entry  # most recently used last
         return entry
+
+    def language_of(self, root: Path) -> Language:
+        """The language whose checker serves ``root`` (Python only, so far)."""
+        del root
+        return PYTHON
 
     def workspace(self, root: str, python: str | None) -> Workspace:
         resolved = resolve_root(root)

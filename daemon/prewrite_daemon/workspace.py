@@ -29,7 +29,6 @@ from prewrite_daemon.checker_config import disk_reader
 from prewrite_daemon.coldcheck import cold_base, run_cold_check
 from prewrite_daemon.config_change import judge_both
 from prewrite_daemon.environment import Fingerprint, fingerprint, read_site_dirs, site_dirs
-from prewrite_daemon.languages.python import PYTHON
 from prewrite_daemon.layout import Layout, compute_layout, patched_reader
 from prewrite_daemon.shadow import ShadowTree
 
@@ -51,14 +50,9 @@ class Workspace:
     """One workspace; ``trusted`` False: nothing inside the root is run (``prewrite.trust``)."""
 
     def __init__(
-        self,
-        root: Path,
-        python: str,
-        shadow_root: Path,
-        trusted: bool = True,
-        language: Language | None = None,
+        self, root: Path, python: str, shadow_root: Path, trusted: bool, language: Language
     ) -> None:
-        self.language: Language = language or PYTHON
+        self.language = language
         self.lock = asyncio.Lock()  # held by every check and by the watcher applying a batch
         self.root = root
         self.python = python
