@@ -158,14 +158,12 @@ async def run_check(ctx: CheckContext, patch: PreparedPatch, timeout_s: float) -
         backend.files_changed(events)
         for rel in plan.checked:
             edit = edits.get(rel)
-            if edit is not None and edit.old_text is None:
-                assert edit.new_text is not None
-                backend.open(shadow.shadow_path(rel), edit.new_text)
-                opened.append(rel)
-                continue
-            _open_disk(ctx, rel, opened)
-            if edit is not None and edit.new_text is not None:
-                backend.change(shadow.shadow_path(rel), edit.new_text)
+            _overlay(ctx, rel, edit, opened)
+        # A modified file the checker's scope leaves out is not judged, but what it now says is
+        # what its importers must see (the CLI resolves imports to it whatever `include` says).
+        for rel in plan.out_of_scope:
+            if rel in shadow.files and edits[rel].old_text is not None:
+                _overlay(ctx, rel, edits[rel], opened)
         candidate = await _pull(ctx, plan.checked, deadline)
         t_cand = time.perf_counter()
     finally:
@@ -185,6 +183,20 @@ async def run_check(ctx: CheckContext, patch: PreparedPatch, timeout_s: float) -
             for rel in plan.out_of_scope
         ],
     )
+
+
+def _overlay(ctx: CheckContext, rel: str, edit: FileEdit | None, opened: list[str]) -> None:
+    """Open ``rel`` as the candidate has it: a new file with its text, a modified one with its
+    disk text then changed (pyright only invalidates importers on a change), others as on disk."""
+    path = ctx.shadow.shadow_path(rel)
+    if edit is not None and edit.old_text is None:
+        assert edit.new_text is not None
+        ctx.backend.open(path, edit.new_text)
+        opened.append(rel)
+        return
+    _open_disk(ctx, rel, opened)
+    if edit is not None and edit.new_text is not None:
+        ctx.backend.change(path, edit.new_text)
 
 
 def _open_disk(ctx: CheckContext, rel: str, opened: list[str]) -> None:

@@ -70,6 +70,7 @@ class ShadowTree:
         self.files: dict[str, Stamp] = {}
         self.links: dict[str, str] = {}
         self.config_text: str | None = None  # the generated pyrightconfig.json
+        self._made_dirs: set[Path] = set()  # directories ``write`` created for new files
 
     @property
     def outside_targets(self) -> list[Path]:
@@ -86,6 +87,7 @@ class ShadowTree:
         self.shadow_root.mkdir(parents=True, mode=0o700)
         self.files = {}
         self.links = {}
+        self._made_dirs = set()
         self.write_config()
         self.sync()
 
@@ -186,20 +188,36 @@ class ShadowTree:
             return None
 
     def write(self, rel: str, text: str) -> None:
-        """Materialise a patch file in the shadow (new modules must exist on disk for pyright)."""
+        """Materialise a patch file in the shadow (new modules must exist on disk for pyright).
+
+        Directories made for it are remembered, so ``restore`` takes them away again: an empty
+        directory left behind would resolve as a namespace package.
+        """
         target = Path(self.shadow_path(rel))
+        missing = [d for d in target.parents if d != self.shadow_root and not d.exists()]
+        missing = [d for d in missing if self.shadow_root in d.parents]
         target.parent.mkdir(parents=True, exist_ok=True)
+        self._made_dirs.update(missing)
         target.write_bytes(text.encode("utf-8"))
 
     def remove(self, rel: str) -> None:
         Path(self.shadow_path(rel)).unlink(missing_ok=True)
 
     def restore(self, rel: str) -> None:
-        """Put the workspace's version of ``rel`` back (or remove it if the workspace has none)."""
+        """Put the workspace's version of ``rel`` back (or remove it if the workspace has none,
+        with the directories ``write`` made for it)."""
         if rel in self.files:
             self._copy_in(rel)
-        else:
-            self.remove(rel)
+            return
+        self.remove(rel)
+        for directory in Path(self.shadow_path(rel)).parents:
+            if directory not in self._made_dirs:
+                break
+            try:
+                directory.rmdir()
+            except OSError:
+                break  # not empty: something else lives there now
+            self._made_dirs.discard(directory)
 
     def _copy_in(self, rel: str) -> bool:
         target = Path(self.shadow_path(rel))

@@ -132,6 +132,8 @@ def scoped_repo(base: Path) -> Path:
         "src/vendored/v.py": "y = 1\n",
         "tests/test_core.py": "from pkg.core import f\n\nz: str = f()\n",
         "tests/typing/check_core.py": "from pkg.core import f\n\nw: str = f()\n",
+        "tools/helpers.py": "def h() -> str:\n    return 'h'\n",  # outside include
+        "src/pkg/use.py": "from tools.helpers import h\n\nv: str = h()\n",
     })  # fmt: skip
     make_venv(root)
     return root
@@ -146,6 +148,8 @@ def scoped_repo(base: Path) -> Path:
         ("src/vendored/v.py", "y: int = 'ignored'\n", False),
         ("tests/typing/check_core.py", "w: int = 'included'\n", True),
         ("src/pkg/core.py", "def f() -> int:\n    return 1\n", True),  # breaks tests/typing only
+        # outside include, but what it now says is what an included importer sees
+        ("tools/helpers.py", "def h() -> int:\n    return 1\n", True),
     ],
 )
 def test_verdict_counts_only_what_the_checker_covers(

@@ -289,14 +289,6 @@ async def test_a_patched_file_outside_the_scope_is_not_pulled_and_not_verified(
 # --- what looked wrong in checker.py ------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "run_check overlays only plan.checked: a modified file outside the checker's scope is "
-        "never opened/changed, so an in-scope importer is judged against its disk text (a stale "
-        "green); the cold CLI resolves imports to the patched file whatever include says"
-    ),
-)
 async def test_an_importer_in_scope_sees_a_modified_module_outside_the_scope(
     tmp_path: Path,
 ) -> None:
@@ -314,15 +306,6 @@ async def test_an_importer_in_scope_sees_a_modified_module_outside_the_scope(
     assert not reply.ok  # ...but against tools/lib.py as it was on disk
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "the revert (ShadowTree.restore) removes a new module but not the directory "
-        "ShadowTree.write made for it; pyright resolves the empty newpkg/ left in the shadow as "
-        "a namespace package (the pyright CLI: `import newpkg` resolves with an empty newpkg/, "
-        "reportMissingImports without), so later checks can diverge from the cold run"
-    ),
-)
 async def test_a_new_package_leaves_no_directory_in_the_shadow(tmp_path: Path) -> None:
     s = make_setup(tmp_path)
     reply = await run_check(s.ctx, s.patch(new_file("newpkg/mod.py", "X = 1\n")), LONG_S)
