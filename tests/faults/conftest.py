@@ -8,12 +8,14 @@ import psutil
 import pytest
 
 from prewrite_daemon.backends.lsp_process import LspProcess
+from prewrite_daemon.backends.pyright import PYRIGHT_QUIRKS
 from tests.faults.harness import is_gone, no_settings
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
     from pathlib import Path
 
+    from prewrite_daemon.backends.lsp_process import ServerQuirks
     from tests.faults.harness import MakeServer
 
 
@@ -30,8 +32,8 @@ async def make_server(workspace: Path) -> AsyncIterator[MakeServer]:
     """Builds LspProcess objects on the given argv; stops them all (quickly) afterwards."""
     made: list[LspProcess] = []
 
-    def make(*argv: str) -> LspProcess:
-        server = LspProcess(list(argv), workspace, no_settings)
+    def make(*argv: str, quirks: ServerQuirks | None = None) -> LspProcess:
+        server = LspProcess(list(argv), workspace, no_settings, None, quirks or PYRIGHT_QUIRKS)
         made.append(server)
         return server
 

@@ -9,13 +9,15 @@ from typing import TYPE_CHECKING, Any, Protocol
 import psutil
 
 if TYPE_CHECKING:
-    from prewrite_daemon.backends.lsp_process import LspProcess
+    from prewrite_daemon.backends.lsp_process import LspProcess, ServerQuirks
 
 FAKES = Path(__file__).parent / "fakes"
 
 
 class MakeServer(Protocol):
-    def __call__(self, *argv: str) -> LspProcess: ...
+    """An ``LspProcess`` on ``argv``; pyright's quirks unless told otherwise."""
+
+    def __call__(self, *argv: str, quirks: ServerQuirks | None = None) -> LspProcess: ...
 
 
 def no_settings(section: str | None) -> Any:

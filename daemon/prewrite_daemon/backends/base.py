@@ -12,11 +12,27 @@ from typing import Protocol
 
 
 class BackendState(enum.Enum):
+    """Where a backend is in its life: the one source of truth (``Backend.exited`` derives from it).
+
+    ::
+
+        EXITED --start--> STARTING --ready--> RUNNING --stop--> EXITED
+                              |                  |
+                              +--> ERRORED <-----+  (failed start, crash, unreadable output)
+
+    A backend never restarts itself: the workspace stops a failed one and makes a new one, so
+    there is no "restarting" state to report.
+    """
+
     STARTING = "starting"
     RUNNING = "running"
-    RESTARTING = "restarting"
     ERRORED = "errored"
-    EXITED = "exited"
+    EXITED = "exited"  # also before the first start, and while a requested stop is under way
+
+    @property
+    def is_down(self) -> bool:
+        """Takes no calls: never started, stopped, or failed (``Backend.exited``)."""
+        return self in (BackendState.ERRORED, BackendState.EXITED)
 
 
 @dataclass(frozen=True)
@@ -52,7 +68,11 @@ class Backend(Protocol):
 
     @property
     def exited(self) -> bool:
-        """True once the checker exited or became unusable; pending calls have failed."""
+        """``state.is_down``: the checker takes no calls (never started, stopped or failed).
+
+        Derived from ``state``, never stored apart from it. Calls pending when the checker
+        fails are woken at once and fail with ``BackendFailed``.
+        """
         ...
 
     async def start(self, timeout_s: float = 60.0) -> None: ...

@@ -1,9 +1,11 @@
-"""One language server child process driven through pygls: spawn, initialize, documents, pull
-diagnostics, staged stop.
+"""One language server child process driven through pygls: spawn, initialize, documents,
+diagnostics (pulled, or pushed and awaited), staged stop.
 
 pygls does the JSON-RPC framing; this module adds what a supervisor needs: a state, a deadline on
 every call, pending calls failed the moment the child exits, stderr drained into the log, and
-foreign exceptions translated into prewrite's ``BackendFailed`` / ``CheckTimeout``.
+foreign exceptions translated into prewrite's ``BackendFailed`` / ``CheckTimeout``. What differs
+between servers (language ids, how diagnostics are delivered, private notifications) is a
+``ServerQuirks`` value the backend's factory passes in.
 """
 
 from __future__ import annotations
@@ -14,8 +16,9 @@ import os
 import signal
 import threading
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as lsp
@@ -39,6 +42,34 @@ _EVENT_KIND = {
 }
 
 SettingsFn = Callable[[str | None], Any]
+PullMode = Literal["dynamic", "static", "push"]
+
+
+@dataclass(frozen=True)
+class ServerQuirks:
+    """What differs between the language servers ``LspProcess`` drives.
+
+    ``pull`` is how diagnostics reach the client, and so when the server counts as started:
+
+    - ``"dynamic"``: pulled; the server registers ``textDocument/diagnostic`` with
+      ``client/registerCapability`` after ``initialized`` (pyright), and is started once it has.
+    - ``"static"``: pulled; the initialize result's ``diagnosticProvider`` announces it.
+    - ``"push"``: no pull; ``diagnostics()`` waits for a ``textDocument/publishDiagnostics`` of
+      the document's current version that arrived after the last notification sent.
+    """
+
+    language_id: Callable[[str], str]  # the didOpen ``languageId`` of a path
+    pull: PullMode
+    ignored_notifications: frozenset[str] = frozenset()  # the server's own, dropped silently
+
+
+@dataclass(frozen=True)
+class _Published:
+    """The latest diagnostics a push server published for one document."""
+
+    version: int
+    epoch: int  # how many notifications had been sent to the server when these arrived
+    items: list[RawDiagnostic]
 
 
 def path_to_uri(path: str) -> str:
@@ -50,13 +81,24 @@ def uri_to_path(uri: str) -> str:
 
 
 class LspProcess:
-    """A language server over stdio with pull diagnostics (dynamic registration awaited)."""
+    """A language server over stdio, its diagnostics delivered as ``quirks`` says.
+
+    ``state`` is the lifecycle's one truth and ``exited`` is derived from it. ``_gone`` is not a
+    second one: it is the wake-up for pending calls, set when the child exits or its output can
+    no longer be read, while ``state`` says whether that was expected (a stop) or a failure.
+    """
 
     def __init__(
-        self, argv: list[str], root: Path, settings: SettingsFn, env: dict[str, str] | None = None
+        self,
+        argv: list[str],
+        root: Path,
+        settings: SettingsFn,
+        env: dict[str, str] | None,
+        quirks: ServerQuirks,
     ) -> None:
         self.argv = argv
         self.root = root
+        self.quirks = quirks
         self._settings = settings
         self._env = env
         self.state = BackendState.EXITED
@@ -64,10 +106,13 @@ class LspProcess:
         self._client = LanguageClient("prewrite", "0")
         self._stop_reading = threading.Event()
         self._tasks: list[asyncio.Task[None]] = []
-        self._exited = asyncio.Event()  # set when the child exited or became unusable
-        self._lost_reason = "it is not running"
+        self._gone = asyncio.Event()  # the child exited or became unusable: wake pending calls
+        self._lost_reason = "it has not been started"
         self._pull_registered = asyncio.Event()
         self._versions: dict[str, int] = {}
+        self._sent = 0  # notifications sent: a push older than the last one may be stale
+        self._published: dict[str, _Published] = {}
+        self._publish_arrived = asyncio.Event()  # replaced by a fresh one at every publish
         self._register_handlers()
 
     @property
@@ -76,7 +121,7 @@ class LspProcess:
 
     @property
     def exited(self) -> bool:
-        return self._exited.is_set()
+        return self.state.is_down
 
     # --- lifecycle ------------------------------------------------------------------------------
 
@@ -106,9 +151,10 @@ class LspProcess:
             asyncio.create_task(self._watch_exit(proc)),
         ]
         try:
-            await self._call(self._client.initialize_async(self._initialize_params()), timeout_s)
+            init = self._client.initialize_async(self._initialize_params())
+            result = await self._call(init, timeout_s)
             self._client.initialized(lsp.InitializedParams())
-            await self._wait(self._pull_registered.wait(), timeout_s, "pull diagnostics")
+            await self._wait_diagnostics_offered(result, timeout_s)
         except BaseException as exc:
             await self.stop()
             self.state = BackendState.ERRORED
@@ -117,6 +163,19 @@ class LspProcess:
             raise
         self.state = BackendState.RUNNING
         log.info("language server pid %s running on %s", proc.pid, self.root)
+
+    async def _wait_diagnostics_offered(
+        self, result: lsp.InitializeResult, timeout_s: float
+    ) -> None:
+        """Started means: diagnostics can reach us the way the quirks say they will."""
+        match self.quirks.pull:
+            case "dynamic":
+                await self._wait(self._pull_registered.wait(), timeout_s, "pull diagnostics")
+            case "static":
+                if result.capabilities.diagnostic_provider is None:
+                    raise BackendFailed("the language server offers no pull diagnostics")
+            case "push":
+                pass
 
     async def stop(self, grace_s: float = 2.0) -> None:
         """Staged stop: LSP shutdown/exit, then SIGTERM, then SIGKILL to the process group.
@@ -156,7 +215,7 @@ class LspProcess:
     def open(self, path: str, text: str) -> None:
         self._versions[path] = 1
         item = lsp.TextDocumentItem(
-            uri=path_to_uri(path), language_id="python", version=1, text=text
+            uri=path_to_uri(path), language_id=self.quirks.language_id(path), version=1, text=text
         )
         self._notify(
             lambda: self._client.text_document_did_open(lsp.DidOpenTextDocumentParams(item))
@@ -175,6 +234,7 @@ class LspProcess:
     def close(self, path: str) -> None:
         if self._versions.pop(path, None) is None:
             return
+        self._published.pop(path, None)
         doc = lsp.TextDocumentIdentifier(uri=path_to_uri(path))
         self._notify(
             lambda: self._client.text_document_did_close(lsp.DidCloseTextDocumentParams(doc))
@@ -191,6 +251,14 @@ class LspProcess:
         self._notify(lambda: self._client.workspace_did_change_watched_files(params))
 
     async def diagnostics(self, path: str, timeout_s: float) -> list[RawDiagnostic]:
+        """The diagnostics of one open document, as of every notification sent so far."""
+        if self.exited:
+            raise self._not_running()
+        if self.quirks.pull == "push":
+            return await self._published_diagnostics(path, timeout_s)
+        return await self._pull_diagnostics(path, timeout_s)
+
+    async def _pull_diagnostics(self, path: str, timeout_s: float) -> list[RawDiagnostic]:
         """Pull the diagnostics of one open document; retried while the server cancels."""
         params = lsp.DocumentDiagnosticParams(
             text_document=lsp.TextDocumentIdentifier(path_to_uri(path))
@@ -212,12 +280,43 @@ class LspProcess:
             return [_raw(d) for d in report.items]
         raise BackendFailed(f"the server kept cancelling the diagnostics of {path}")
 
+    async def _published_diagnostics(self, path: str, timeout_s: float) -> list[RawDiagnostic]:
+        """Wait for a publish of ``path``'s current version that arrived after the last send.
+
+        The version alone is not enough: a document not edited since it was last published (an
+        importer of the edited module) keeps its version, and its earlier publish predates the
+        edit. So a publish counts only if it arrived after every notification sent so far; a
+        server that does not republish its open documents after each one times out, never
+        answers stale. A publish without a version is never trusted.
+        """
+        version = self._versions.get(path)
+        if version is None:
+            raise BackendFailed(f"{path} is not open: a push server reports open documents only")
+        epoch = self._sent
+        what = f"diagnostics published for version {version} of {path}"
+        return await self._wait(self._wait_published(path, version, epoch), timeout_s, what)
+
+    async def _wait_published(self, path: str, version: int, epoch: int) -> list[RawDiagnostic]:
+        while True:
+            published = self._published.get(path)
+            if published and published.version >= version and published.epoch >= epoch:
+                return published.items
+            await self._publish_arrived.wait()
+
     # --- internals ------------------------------------------------------------------------------
 
     def _notify(self, send: Callable[[], None]) -> None:
-        if self._proc is None or self._proc.returncode is not None or self._exited.is_set():
+        if self.state is not BackendState.RUNNING or self._proc is None:
+            raise self._not_running()
+        if self._proc.returncode is not None:  # exited, and the watcher has not run yet
             raise BackendFailed("the language server is not running")
         send()
+        self._sent += 1
+
+    def _not_running(self) -> BackendFailed:
+        return BackendFailed(
+            f"the language server is not running ({self.state.value}: {self._lost_reason})"
+        )
 
     async def _call(self, awaitable: Awaitable[T], timeout_s: float) -> T:
         """Await a request's reply; server errors become ``BackendFailed``."""
@@ -229,7 +328,7 @@ class LspProcess:
     async def _wait(self, awaitable: Awaitable[T], timeout_s: float, what: str) -> T:
         """Await ``awaitable`` unless the child exits first or the deadline passes."""
         task = asyncio.ensure_future(awaitable)
-        exited = asyncio.ensure_future(self._exited.wait())
+        exited = asyncio.ensure_future(self._gone.wait())
         try:
             done, _ = await asyncio.wait(
                 {task, exited}, timeout=timeout_s, return_when=asyncio.FIRST_COMPLETED
@@ -271,11 +370,14 @@ class LspProcess:
             log.warning("language server pid %s not reaped within %.0fs", proc.pid, timeout_s)
 
     def _lose(self, reason: str) -> None:
-        """The child is unusable: fail every pending call now and kill it."""
+        """The child exited or is unusable: fail every pending call now and kill it.
+
+        Unless a stop is under way (state EXITED), this is a failure: ERRORED.
+        """
         self._lost_reason = reason
         if self.state is not BackendState.EXITED:
             self.state = BackendState.ERRORED
-        self._exited.set()
+        self._gone.set()
         if self._proc is not None and self._proc.returncode is None:
             _signal_group(self._proc.pid, signal.SIGKILL)
 
@@ -285,13 +387,14 @@ class LspProcess:
 
     async def _watch_exit(self, proc: asyncio.subprocess.Process) -> None:
         code = await proc.wait()
-        self._lost_reason = f"it exited with code {code}"
-        self._exited.set()
         if self.state is not BackendState.EXITED:
             log.warning("language server pid %s exited with code %s", proc.pid, code)
-            self.state = BackendState.ERRORED
+        self._lose(f"it exited with code {code}")
 
     def _initialize_params(self) -> lsp.InitializeParams:
+        # Pull (announced as the quirks expect) or push with versions, never both: a server able
+        # to do either then does the one we wait for.
+        pull = self.quirks.pull
         caps = lsp.ClientCapabilities(
             workspace=lsp.WorkspaceClientCapabilities(
                 configuration=True,
@@ -301,7 +404,12 @@ class LspProcess:
                 workspace_folders=True,
             ),
             text_document=lsp.TextDocumentClientCapabilities(
-                diagnostic=lsp.DiagnosticClientCapabilities(dynamic_registration=True),
+                diagnostic=None
+                if pull == "push"
+                else lsp.DiagnosticClientCapabilities(dynamic_registration=pull == "dynamic"),
+                publish_diagnostics=lsp.PublishDiagnosticsClientCapabilities(version_support=True)
+                if pull == "push"
+                else None,
                 synchronization=lsp.TextDocumentSyncClientCapabilities(dynamic_registration=True),
             ),
         )
@@ -314,10 +422,13 @@ class LspProcess:
         )
 
     def _register_handlers(self) -> None:
+        """Handlers for what servers send; anything else pygls logs and ignores."""
+
         def ignore(_params: object) -> None:
             return None
 
         handlers: dict[str, Callable[[Any], object]] = {
+            **{method: ignore for method in self.quirks.ignored_notifications},
             lsp.WORKSPACE_CONFIGURATION: self._on_configuration,
             lsp.CLIENT_REGISTER_CAPABILITY: self._on_register,
             lsp.CLIENT_UNREGISTER_CAPABILITY: ignore,
@@ -325,12 +436,8 @@ class LspProcess:
             lsp.WORKSPACE_DIAGNOSTIC_REFRESH: ignore,
             lsp.WINDOW_LOG_MESSAGE: self._on_log,
             lsp.WINDOW_SHOW_MESSAGE: self._on_log,
-            lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: ignore,  # pull mode: pushes are ignored
+            lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: self._on_publish,
             lsp.PROGRESS: ignore,
-            # pyright's own progress notifications
-            "pyright/beginProgress": ignore,
-            "pyright/reportProgress": ignore,
-            "pyright/endProgress": ignore,
         }
         for method, handler in handlers.items():
             # pygls tags the handler function itself, so each gets a plain function of its own.
@@ -344,6 +451,19 @@ class LspProcess:
             log.debug("server registered %s", reg.method)
             if reg.method == lsp.TEXT_DOCUMENT_DIAGNOSTIC:
                 self._pull_registered.set()
+
+    def _on_publish(self, params: lsp.PublishDiagnosticsParams) -> None:
+        """Pull modes ignore pushes; push mode keeps the latest per open document."""
+        if self.quirks.pull != "push":
+            return
+        path = uri_to_path(params.uri)
+        if params.version is None or path not in self._versions:
+            log.debug("ignoring diagnostics published for %s, version %s", path, params.version)
+            return
+        items = [_raw(d) for d in params.diagnostics]
+        self._published[path] = _Published(params.version, self._sent, items)
+        arrived, self._publish_arrived = self._publish_arrived, asyncio.Event()
+        arrived.set()
 
     def _on_log(self, params: lsp.LogMessageParams | lsp.ShowMessageParams) -> None:
         log.debug("[server] %s", params.message)

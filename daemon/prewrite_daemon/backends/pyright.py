@@ -15,7 +15,22 @@ from pathlib import Path
 from typing import Any
 
 from prewrite.errors import BackendFailed
-from prewrite_daemon.backends.lsp_process import LspProcess
+from prewrite_daemon.backends.lsp_process import LspProcess, ServerQuirks
+
+
+def _python_language_id(path: str) -> str:
+    return "python"
+
+
+# pyright registers pull diagnostics dynamically after ``initialized`` (it pushes only to clients
+# without pull), and reports analysis progress with notifications of its own.
+PYRIGHT_QUIRKS = ServerQuirks(
+    language_id=_python_language_id,
+    pull="dynamic",
+    ignored_notifications=frozenset(
+        {"pyright/beginProgress", "pyright/reportProgress", "pyright/endProgress"}
+    ),
+)
 
 
 def pyright_dist() -> Path:
@@ -77,4 +92,4 @@ def make_pyright(root: Path, python: str | None) -> LspProcess:
         return None
 
     env = dict(os.environ, NODE_OPTIONS="--max-old-space-size=4096")
-    return LspProcess(langserver_argv(), root, settings, env)
+    return LspProcess(langserver_argv(), root, settings, env, PYRIGHT_QUIRKS)

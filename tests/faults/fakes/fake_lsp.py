@@ -2,10 +2,15 @@
 
     python fake_lsp.py BEHAVIOUR [--marker FILE]
 
-Every behaviour but ``no-initialize`` answers ``initialize`` and then registers pull diagnostics
-dynamically after ``initialized``, as pyright does. Behaviours:
+Every behaviour answers ``initialize`` (but ``no-initialize``) with ``diagnosticProvider`` (pygls
+announces the feature), and registers pull diagnostics dynamically after ``initialized`` as pyright
+does (but ``static-pull``). Behaviours:
 
 ``healthy``            answers every diagnostic pull with one error
+``static-pull``        never registers dynamically; a pull's one error names the document's
+                       ``languageId`` and version (``LANGUAGE_ID vVERSION``)
+``chatty``             healthy, but sends notifications no client knows (``fake/unknown``,
+                       ``$/fake``) after ``initialized`` and before answering each pull
 ``no-initialize``      never answers ``initialize``
 ``hang-diagnostic``    never answers ``textDocument/diagnostic``
 ``crash-diagnostic``   exits (code 3) when a diagnostic pull arrives
@@ -31,6 +36,8 @@ from pygls.lsp.server import LanguageServer
 
 BEHAVIOURS = (
     "healthy",
+    "static-pull",
+    "chatty",
     "no-initialize",
     "hang-diagnostic",
     "crash-diagnostic",
@@ -39,14 +46,21 @@ BEHAVIOURS = (
     "ignore-shutdown",
 )
 PULL = lsp.DiagnosticOptions(inter_file_dependencies=False, workspace_diagnostics=False)
+UNKNOWN_NOTIFICATIONS = ("fake/unknown", "$/fake")
 GARBAGE = b"this is not a header\r\nContent-Length: 12\r\n\r\n{not json!!}\x00\xff\xfe\r\n\r\n"
-FAKE_ERROR = lsp.Diagnostic(
-    range=lsp.Range(lsp.Position(1, 4), lsp.Position(1, 9)),
-    message="fake\n\u00a0\u00a0problem",
-    severity=lsp.DiagnosticSeverity.Error,
-    code="reportFake",
-    source="fake",
-)
+
+
+def fake_error(message: str) -> lsp.Diagnostic:
+    return lsp.Diagnostic(
+        range=lsp.Range(lsp.Position(1, 4), lsp.Position(1, 9)),
+        message=message,
+        severity=lsp.DiagnosticSeverity.Error,
+        code="reportFake",
+        source="fake",
+    )
+
+
+FAKE_ERROR = fake_error("fake\n\u00a0\u00a0problem")
 
 
 async def forever() -> None:
@@ -62,8 +76,16 @@ def build(behaviour: str) -> LanguageServer:
         async def _never_initialize(params: lsp.InitializeParams) -> None:
             await forever()
 
+    def chatter() -> None:
+        if behaviour == "chatty":
+            for method in UNKNOWN_NOTIFICATIONS:
+                server.protocol.notify(method, {"anything": [1, "two", None]})
+
     @server.feature(lsp.INITIALIZED)
     async def _register_pull(params: lsp.InitializedParams) -> None:
+        chatter()
+        if behaviour == "static-pull":
+            return
         registration = lsp.Registration(
             id="fake-pull", method=lsp.TEXT_DOCUMENT_DIAGNOSTIC, register_options=PULL
         )
@@ -71,6 +93,11 @@ def build(behaviour: str) -> LanguageServer:
 
     @server.feature(lsp.TEXT_DOCUMENT_DIAGNOSTIC, PULL)
     async def _diagnostic(params: lsp.DocumentDiagnosticParams) -> Any:
+        chatter()
+        if behaviour == "static-pull":
+            doc = server.workspace.get_text_document(params.text_document.uri)
+            message = f"{doc.language_id} v{doc.version}"
+            return lsp.RelatedFullDocumentDiagnosticReport(items=[fake_error(message)])
         if behaviour == "hang-diagnostic":
             await forever()
         if behaviour == "crash-diagnostic":
