@@ -2,9 +2,9 @@
 
     python fake_lsp.py BEHAVIOUR [--marker FILE]
 
-Every behaviour answers ``initialize`` (but ``no-initialize``) with ``diagnosticProvider`` (pygls
-announces the feature), and registers pull diagnostics dynamically after ``initialized`` as pyright
-does (but ``static-pull``). Behaviours:
+Every behaviour except ``no-initialize`` answers ``initialize`` with ``diagnosticProvider`` (pygls
+announces the feature), and every one except ``static-pull`` then registers pull diagnostics
+dynamically after ``initialized``, as pyright does. Behaviours:
 
 ``healthy``            answers every diagnostic pull with one error
 ``static-pull``        never registers dynamically; a pull's one error names the document's
