@@ -209,7 +209,10 @@ class Workspace:
         moved = [
             ErrorDetail("changed on disk while the check started", e.path)
             for e in patch.edits
-            if self.language.is_source(e.path) and self.shadow.read_text(e.path) != e.old_text
+            if self.language.is_source(e.path)
+            # a file the shadow leaves out (a dot dir, a venv) has nothing to compare with
+            and (e.path in self.shadow.files or e.old_text is None)
+            and self.shadow.read_text(e.path) != e.old_text
         ]
         if moved:
             raise StaleBase("the workspace changed while the check started; retry", moved)

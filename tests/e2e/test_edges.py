@@ -116,6 +116,25 @@ def test_link_to_dev_zero_is_never_read(client: Client, tmp_path: Path) -> None:
     assert [(d.path, d.rule) for d in reply.diagnostics] == [("pkg/a.py", "reportAssignmentType")]
 
 
+def test_a_file_the_shadow_leaves_out_is_judged_like_the_cli(
+    client: Client, tmp_path: Path
+) -> None:
+    """A dot directory is neither mirrored nor checked by the CLI: no stale_base, no red."""
+
+    def build(base: Path) -> Path:
+        root = base / "ws"
+        write(root, {"pyproject.toml": TYPECHECK_ONLY, ".tools/gen.py": "x: int = 1\n"})
+        make_venv(root)
+        return root
+
+    def patch(root: Path) -> list[FileChange]:
+        return [change_file(root, ".tools/gen.py", "x: int = 'not checked by the project'\n")]
+
+    reply = judged(client, build, patch, tmp_path)
+    assert reply.ok
+    assert any(".tools/gen.py" in n for n in reply.not_verified)
+
+
 SCOPED = TYPECHECK_ONLY + (
     '\n[tool.pyright]\ninclude = ["src", "tests/typing"]\nexclude = ["src/gen"]\n'
     'ignore = ["src/vendored"]\n'
