@@ -15,12 +15,12 @@ import statistics
 import time
 from typing import TYPE_CHECKING
 
-from prewrite_daemon.checker import Deadline
 from prewrite_daemon.ladder.config import LadderConfig, load_config
 from prewrite_daemon.ladder.parse import parse_patch
 from prewrite_daemon.ladder.policy import check_content, check_path
 from prewrite_daemon.ladder.ruff import Ruff
 from prewrite_daemon.ladder.runner import Ladder
+from prewrite_daemon.limits import Deadline
 from prewrite_daemon.patch import normalize_path, prepare_patch
 
 if TYPE_CHECKING:

@@ -15,10 +15,11 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from prewrite.errors import BadRequest, CheckTimeout, ErrorDetail
+from prewrite.errors import BadRequest, ErrorDetail
 from prewrite.protocol import CheckReply, Diagnostic
 from prewrite_daemon.backends.base import Backend, FileEvent
 from prewrite_daemon.diagnostics import has_error, introduced_by_patch, to_wire
+from prewrite_daemon.limits import Deadline
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -68,18 +69,6 @@ def plan_check(
     patched = {e.path for e in py if e.new_text is not None}
     outside = tuple(sorted(r for r in patched if not scope.covers(r)))
     return CheckPlan(py, tuple(sorted(r for r in checked if scope.covers(r))), outside)
-
-
-class Deadline:
-    def __init__(self, seconds: float) -> None:
-        self.seconds = seconds
-        self._end = time.monotonic() + seconds
-
-    def left(self) -> float:
-        left = self._end - time.monotonic()
-        if left <= 0:
-            raise CheckTimeout(f"no verdict within {self.seconds:.1f}s")
-        return left
 
 
 async def _pull(

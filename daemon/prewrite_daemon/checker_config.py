@@ -23,7 +23,7 @@ import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import json5
 
@@ -32,9 +32,9 @@ if TYPE_CHECKING:
 
 JSON_CONFIG = "pyrightconfig.json"
 CONFIG_FILES = frozenset({JSON_CONFIG, "pyproject.toml"})
-_PATH_KEYS = ("stubPath", "venvPath", "typeshedPath")
-_PATH_LIST_KEYS = ("extraPaths",)
+_PATH_KEYS = ("stubPath", "typeshedPath")
 
+T = TypeVar("T")
 Reader = Callable[[str], str | None]  # the text of a root-relative file, None if absent
 
 
@@ -75,33 +75,39 @@ def _inside(path: str, root: Path) -> bool:
     return path == str(root) or path.startswith(str(root) + os.sep)
 
 
+def _absolute(value: str, root: Path) -> str:
+    return os.path.normpath(os.path.join(root, os.path.expanduser(value)))
+
+
 def map_path(value: str, root: Path) -> str:
     """A config path as the shadow must name it: root-relative if inside the root, else absolute."""
-    absolute = os.path.normpath(os.path.join(root, os.path.expanduser(value)))
+    absolute = _absolute(value, root)
     return os.path.relpath(absolute, root) if _inside(absolute, root) else absolute
 
 
 def _map_section(section: dict[str, Any], root: Path, first: list[str]) -> dict[str, Any]:
     out = dict(section)
-    for key in _PATH_KEYS:
+    for key in (*_PATH_KEYS, "root"):
         if isinstance(out.get(key), str):
             out[key] = map_path(out[key], root)
     if isinstance(out.get("venvPath"), str):
         # venvs are never mirrored (only a root-level one is linked): always the real place
-        out["venvPath"] = os.path.normpath(
-            os.path.join(root, os.path.expanduser(section["venvPath"]))
-        )
-    for key in _PATH_LIST_KEYS:
-        value = out.get(key)
-        if isinstance(value, list):
-            mapped = [map_path(v, root) for v in cast("list[object]", value) if isinstance(v, str)]
-            out[key] = _unique([*mapped, *first])
-    if isinstance(out.get("root"), str):
-        out["root"] = map_path(out["root"], root)
+        out["venvPath"] = _absolute(out["venvPath"], root)
+    extra = out.get("extraPaths")
+    if isinstance(extra, list):
+        mapped = [map_path(v, root) for v in cast("list[object]", extra) if isinstance(v, str)]
+        out["extraPaths"] = _unique([*mapped, *first])
     return out
 
 
-def _unique(items: Iterable[str]) -> list[str]:
+def _environments(settings: dict[str, Any]) -> list[dict[str, Any]]:
+    """The execution environments of a configuration (the well-formed ones)."""
+    envs = settings.get("executionEnvironments")
+    items = cast("list[object]", envs) if isinstance(envs, list) else []
+    return [cast("dict[str, Any]", e) for e in items if isinstance(e, dict)]
+
+
+def _unique(items: Iterable[T]) -> list[T]:
     return list(dict.fromkeys(items))
 
 
@@ -147,13 +153,7 @@ def render_shadow_config(
 def outside_dirs(config: CheckerConfig, root: Path) -> list[Path]:
     """Directories outside the root that the configuration makes the checker read."""
     found: list[Path] = []
-    sections: list[dict[str, Any]] = [config.settings]
-    envs = config.settings.get("executionEnvironments")
-    if isinstance(envs, list):
-        sections += [
-            cast("dict[str, Any]", e) for e in cast("list[object]", envs) if isinstance(e, dict)
-        ]
-    for section in sections:
+    for section in [config.settings, *_environments(config.settings)]:
         values: list[object] = [section.get("stubPath")]
         extra = section.get("extraPaths")
         if isinstance(extra, list):
@@ -164,11 +164,7 @@ def outside_dirs(config: CheckerConfig, root: Path) -> list[Path]:
             absolute = map_path(value, root)
             if os.path.isabs(absolute) and Path(absolute).is_dir():
                 found.append(Path(absolute))
-    return _unique_paths(found)
-
-
-def _unique_paths(paths: Iterable[Path]) -> list[Path]:
-    return list(dict.fromkeys(paths))
+    return _unique(found)
 
 
 def disk_reader(root: Path) -> Reader:

@@ -19,13 +19,14 @@ from typing import TYPE_CHECKING, Any
 from prewrite.errors import BackendFailed
 from prewrite.protocol import CheckReply, Diagnostic
 from prewrite_daemon.backends.base import RawDiagnostic
-from prewrite_daemon.checker import Deadline, relocate
+from prewrite_daemon.checker import relocate
 from prewrite_daemon.checker_config import JSON_CONFIG
 from prewrite_daemon.diagnostics import has_error, introduced_by_patch, to_wire
 from prewrite_daemon.process import run_captured
 
 if TYPE_CHECKING:
     from prewrite_daemon.languages.base import Language
+    from prewrite_daemon.limits import Deadline
     from prewrite_daemon.patch import PreparedPatch
     from prewrite_daemon.scope import CheckerScope
     from prewrite_daemon.shadow import ShadowTree

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import msgspec
+
 from prewrite.protocol import CheckReply, Diagnostic
 from prewrite_daemon.diagnostics import has_error
 from prewrite_daemon.ladder.config import load_config
@@ -28,10 +30,7 @@ BEFORE_NOTE = " (under the checker settings before this patch; the patch's setti
 
 
 def _mark(d: Diagnostic) -> Diagnostic:
-    return Diagnostic(
-        d.path, d.line, d.column, d.end_line, d.end_column, d.severity, d.rule,
-        d.message + BEFORE_NOTE, d.source,
-    )  # fmt: skip
+    return msgspec.structs.replace(d, message=d.message + BEFORE_NOTE)
 
 
 async def judge_both(
@@ -46,12 +45,12 @@ async def judge_both(
     cold = await after()
     note = "typecheck: the patch changes the checker's settings; judged under the new settings"
     if relaxed_ok:
-        return _with_notes(cold, [note + " only (allow_relaxation)"], [])
+        return _with_note(cold, note + " only (allow_relaxation)")
     rest = PreparedPatch(
         patch.root, tuple(e for e in patch.edits if not language.is_checker_config(e.path))
     )
     if not any(language.is_source(e.path) for e in rest.edits):
-        return _with_notes(cold, [note + " (no code changed to judge under the old ones)"], [])
+        return _with_note(cold, note + " (no code changed to judge under the old ones)")
     warm = await before(rest)
     seen = {(d.path, d.line, d.column, d.rule, d.message) for d in cold.diagnostics}
     hidden = [
@@ -70,9 +69,5 @@ async def judge_both(
     )
 
 
-def _with_notes(reply: CheckReply, verified: list[str], not_verified: list[str]) -> CheckReply:
-    return CheckReply(
-        reply.ok, reply.diagnostics, reply.checked_files, reply.timings_ms,
-        verified=[*reply.verified, *verified],
-        not_verified=[*reply.not_verified, *not_verified],
-    )  # fmt: skip
+def _with_note(reply: CheckReply, verified: str) -> CheckReply:
+    return msgspec.structs.replace(reply, verified=[*reply.verified, verified])

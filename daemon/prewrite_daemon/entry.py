@@ -15,9 +15,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from prewrite.errors import Busy, InvalidWorkspace, StateDirUnwritable
-from prewrite_daemon.checker import Deadline
 from prewrite_daemon.ladder.ruff import Ruff
-from prewrite_daemon.limits import ReplyLimits, unwritable_message, within
+from prewrite_daemon.limits import Deadline, ReplyLimits, unwritable_message, within
 from prewrite_daemon.watcher import dir_identity
 
 if TYPE_CHECKING:

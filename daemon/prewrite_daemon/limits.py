@@ -1,6 +1,7 @@
 """What bounds a request: its deadline, the size of its reply, a writable state directory.
 
-A request's ``timeout_s`` bounds everything it waits for (``within``); a reply never exceeds the
+A request's ``timeout_s`` bounds everything it waits for (``within`` around awaits, a
+``Deadline`` passed down to calls that take their own timeout); a reply never exceeds the
 frame limit (``ReplyLimits``: candidate contents by reference beyond a budget, an apply's room
 for its disk rungs decided before it writes); a state directory the daemon cannot write is one
 clear error naming it, not an internal error per check.
@@ -12,6 +13,7 @@ import asyncio
 import contextlib
 import os
 import tempfile
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -49,6 +51,21 @@ def unwritable_message(state_dir: Path, exc: OSError) -> str:
         "checkers' shadow trees, write journals and the verdict record: make it writable, or "
         "move it (PREWRITE_RUNTIME_DIR, else XDG_CACHE_HOME)"
     )
+
+
+class Deadline:
+    """A budget passed down to calls that take their own timeout: ``left()`` of it, or
+    ``timeout`` once it is spent."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self._end = time.monotonic() + seconds
+
+    def left(self) -> float:
+        left = self._end - time.monotonic()
+        if left <= 0:
+            raise CheckTimeout(f"no verdict within {self.seconds:.1f}s")
+        return left
 
 
 @contextlib.asynccontextmanager

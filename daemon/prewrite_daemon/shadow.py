@@ -91,21 +91,13 @@ class ShadowTree:
         self.write_config()
         self.sync()
 
-    def write_config(self) -> bool:
-        """Write the generated checker configuration; True if it changed."""
+    def write_config(self) -> None:
+        """Write the generated checker configuration (or remove a stale one)."""
         target = self.shadow_root / _CONFIG_NAME
-        text = self.config_text
-        try:
-            old = target.read_text(encoding="utf-8")
-        except OSError:
-            old = None
-        if text == old:
-            return False
-        if text is None:
+        if self.config_text is None:
             target.unlink(missing_ok=True)
         else:
-            target.write_text(text, encoding="utf-8")
-        return True
+            target.write_text(self.config_text, encoding="utf-8")
 
     def sync(self) -> ScanResult:
         """Copy what changed in the workspace since the last sync; report it as file events."""
@@ -194,8 +186,7 @@ class ShadowTree:
         directory left behind would resolve as a namespace package.
         """
         target = Path(self.shadow_path(rel))
-        missing = [d for d in target.parents if d != self.shadow_root and not d.exists()]
-        missing = [d for d in missing if self.shadow_root in d.parents]
+        missing = [d for d in target.parents if self.shadow_root in d.parents and not d.exists()]
         target.parent.mkdir(parents=True, exist_ok=True)
         self._made_dirs.update(missing)
         target.write_bytes(text.encode("utf-8"))

@@ -24,12 +24,13 @@ import msgspec
 from prewrite.errors import BackendFailed, ErrorDetail, StaleBase, StaleEnvironment
 from prewrite.protocol import Diagnostic, WorkspaceStatus
 from prewrite_daemon.backends.base import Backend, BackendState
-from prewrite_daemon.checker import CheckContext, Deadline, run_check
+from prewrite_daemon.checker import CheckContext, run_check
 from prewrite_daemon.checker_config import disk_reader
 from prewrite_daemon.coldcheck import cold_base, run_cold_check
 from prewrite_daemon.config_change import judge_both
 from prewrite_daemon.environment import Fingerprint, fingerprint, read_site_dirs, site_dirs
 from prewrite_daemon.layout import Layout, compute_layout, patched_reader
+from prewrite_daemon.limits import Deadline
 from prewrite_daemon.shadow import ShadowTree
 
 if TYPE_CHECKING:
@@ -154,7 +155,7 @@ class Workspace:
     def _trust_notes(self) -> list[str]:
         if self.trusted:
             return []
-        how = "read from disk, not run" if self.run_python is None else f"{self.python}"
+        how = "read from disk, not run" if self.run_python is None else self.python
         return [
             f"untrusted workspace: nothing in it was run (interpreter: {how}; lint: the "
             f"daemon's ruff); `prewrite trust {self.root}` for CI parity"
@@ -235,9 +236,8 @@ class Workspace:
         if self.backend is not None and not self.backend.exited:
             self.sync(self.backend)
             return
-        self.environment()
-        self.layout = self._seen_layout
-        self.shadow.config_text = self.layout.config_text if self.layout else None
+        self.layout = self._compute_layout()
+        self.shadow.config_text = self.layout.config_text
         self.shadow.create()
         self._rebuild_graph()
         self._invalidate()

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from collections.abc import AsyncIterator
     from pathlib import Path
 
-    from prewrite_daemon.backends.lsp_process import ServerQuirks
+    from prewrite_daemon.backends.lsp_types import ServerQuirks
     from tests.faults.harness import MakeServer
 
 

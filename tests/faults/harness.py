@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 import psutil
 
 if TYPE_CHECKING:
-    from prewrite_daemon.backends.lsp_process import LspProcess, ServerQuirks
+    from prewrite_daemon.backends.lsp_process import LspProcess
+    from prewrite_daemon.backends.lsp_types import ServerQuirks
 
 FAKES = Path(__file__).parent / "fakes"
 

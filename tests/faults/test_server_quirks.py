@@ -18,14 +18,15 @@ import pytest
 
 from prewrite.errors import BackendFailed, CheckTimeout
 from prewrite_daemon.backends.base import BackendState
-from prewrite_daemon.backends.lsp_process import ServerQuirks
+from prewrite_daemon.backends.lsp_types import ServerQuirks
 from tests.faults.fakes.fake_lsp import UNKNOWN_NOTIFICATIONS
 from tests.faults.harness import fake_argv
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from prewrite_daemon.backends.lsp_process import LspProcess, PullMode
+    from prewrite_daemon.backends.lsp_process import LspProcess
+    from prewrite_daemon.backends.lsp_types import PullMode
     from tests.faults.harness import MakeServer
 
 START_S = 20.0  # generous: only a broken fake takes that long, a working one starts in < 1 s

@@ -15,11 +15,7 @@ import logging
 import os
 import signal
 import threading
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Literal, TypeVar
-from urllib.parse import unquote, urlparse
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException
@@ -28,56 +24,25 @@ from pygls.lsp.client import LanguageClient
 
 from prewrite.errors import BackendFailed, CheckTimeout
 from prewrite_daemon.backends.base import BackendState, FileEvent, RawDiagnostic
+from prewrite_daemon.backends.lsp_types import (
+    EVENT_KIND,
+    Published,
+    ServerQuirks,
+    SettingsFn,
+    path_to_uri,
+    to_raw,
+    uri_to_path,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
+    from pathlib import Path
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 SERVER_CANCELLED = -32802
 REAP_S = 5.0
-_SEVERITY = {1: "error", 2: "warning", 3: "information", 4: "hint"}
-_EVENT_KIND = {
-    "created": lsp.FileChangeType.Created,
-    "changed": lsp.FileChangeType.Changed,
-    "deleted": lsp.FileChangeType.Deleted,
-}
-
-SettingsFn = Callable[[str | None], Any]
-PullMode = Literal["dynamic", "static", "push"]
-
-
-@dataclass(frozen=True)
-class ServerQuirks:
-    """What differs between the language servers ``LspProcess`` drives.
-
-    ``pull`` is how diagnostics reach the client, and so when the server counts as started:
-
-    - ``"dynamic"``: pulled; the server registers ``textDocument/diagnostic`` with
-      ``client/registerCapability`` after ``initialized`` (pyright), and is started once it has.
-    - ``"static"``: pulled; the initialize result's ``diagnosticProvider`` announces it.
-    - ``"push"``: no pull; ``diagnostics()`` waits for a ``textDocument/publishDiagnostics`` of
-      the document's current version that arrived after the last notification sent.
-    """
-
-    language_id: Callable[[str], str]  # the didOpen ``languageId`` of a path
-    pull: PullMode
-    ignored_notifications: frozenset[str] = frozenset()  # the server's own, dropped silently
-
-
-@dataclass(frozen=True)
-class _Published:
-    """The latest diagnostics a push server published for one document."""
-
-    version: int
-    epoch: int  # how many notifications had been sent to the server when these arrived
-    items: list[RawDiagnostic]
-
-
-def path_to_uri(path: str) -> str:
-    return Path(path).as_uri()
-
-
-def uri_to_path(uri: str) -> str:
-    return unquote(urlparse(uri).path)
 
 
 class LspProcess:
@@ -111,7 +76,7 @@ class LspProcess:
         self._pull_registered = asyncio.Event()
         self._versions: dict[str, int] = {}
         self._sent = 0  # notifications sent: a push older than the last one may be stale
-        self._published: dict[str, _Published] = {}
+        self._published: dict[str, Published] = {}
         self._publish_arrived = asyncio.Event()  # replaced by a fresh one at every publish
         self._register_handlers()
 
@@ -246,7 +211,7 @@ class LspProcess:
     def files_changed(self, events: list[FileEvent]) -> None:
         if not events:
             return
-        changes = [lsp.FileEvent(uri=path_to_uri(e.path), type=_EVENT_KIND[e.kind]) for e in events]
+        changes = [lsp.FileEvent(uri=path_to_uri(e.path), type=EVENT_KIND[e.kind]) for e in events]
         params = lsp.DidChangeWatchedFilesParams(changes=changes)
         self._notify(lambda: self._client.workspace_did_change_watched_files(params))
 
@@ -277,7 +242,7 @@ class LspProcess:
                 raise
             if not isinstance(report, lsp.RelatedFullDocumentDiagnosticReport):
                 raise BackendFailed(f"unexpected diagnostic report {type(report).__name__}")
-            return [_raw(d) for d in report.items]
+            return [to_raw(d) for d in report.items]
         raise BackendFailed(f"the server kept cancelling the diagnostics of {path}")
 
     async def _published_diagnostics(self, path: str, timeout_s: float) -> list[RawDiagnostic]:
@@ -460,8 +425,8 @@ class LspProcess:
         if params.version is None or path not in self._versions:
             log.debug("ignoring diagnostics published for %s, version %s", path, params.version)
             return
-        items = [_raw(d) for d in params.diagnostics]
-        self._published[path] = _Published(params.version, self._sent, items)
+        items = [to_raw(d) for d in params.diagnostics]
+        self._published[path] = Published(params.version, self._sent, items)
         arrived, self._publish_arrived = self._publish_arrived, asyncio.Event()
         arrived.set()
 
@@ -474,20 +439,6 @@ def _plain(handler: Callable[[Any], object]) -> Callable[[Any], object]:
         return handler(params)
 
     return call
-
-
-def _raw(d: lsp.Diagnostic) -> RawDiagnostic:
-    code = d.code
-    return RawDiagnostic(
-        line=d.range.start.line,
-        column=d.range.start.character,
-        end_line=d.range.end.line,
-        end_column=d.range.end.character,
-        severity=_SEVERITY.get(int(d.severity or 1), "error"),
-        rule="" if code is None else str(code),
-        message=d.message,
-        source=d.source or "",
-    )
 
 
 def _signal_group(pid: int, sig: signal.Signals) -> None:

@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from prewrite.errors import BackendFailed
-from prewrite_daemon.backends.lsp_process import LspProcess, ServerQuirks
+from prewrite_daemon.backends.lsp_process import LspProcess
+from prewrite_daemon.backends.lsp_types import ServerQuirks
 
 
 def _python_language_id(path: str) -> str:

@@ -37,11 +37,11 @@ from prewrite.protocol import (
     Outcome,
     RungReport,
 )
-from prewrite_daemon.checker import Deadline
 from prewrite_daemon.diagnostics import introduced
 from prewrite_daemon.ladder.parse import parse_patch
 from prewrite_daemon.ladder.policy import check_content, check_path
 from prewrite_daemon.ladder.ruff import CONFIG_REJECTED, linter_config_changes, patched_view
+from prewrite_daemon.limits import Deadline
 from prewrite_daemon.patch import FileEdit, PreparedPatch, normalize_path, prepare_patch
 
 if TYPE_CHECKING:
