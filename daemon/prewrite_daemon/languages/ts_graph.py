@@ -1,0 +1,286 @@
+"""Which TypeScript/JavaScript files may see a change to another: the reverse import graph.
+
+It must over-approximate, never under: a missed importer is a wrong green. So the scan is a
+tolerant regular expression (a specifier inside a comment or a string only costs a recheck), and
+a specifier resolves to every path TypeScript *could* pick, without asking the file system: each
+extension substitution (``./a.js`` may be ``a.ts``), index files and the whole directory (its
+``package.json`` may point anywhere inside), ``paths``, ``baseUrl``, ``rootDirs`` and
+``moduleSuffixes``. A file that does not exist yet is therefore already a candidate, and new and
+deleted files need no special case.
+
+A bare specifier naming another package is external (``node_modules`` is outside the graph),
+unless it is the project's own package (a self-reference through ``exports``), a ``#`` subpath
+import (``package.json`` ``imports``) or a workspace package linked into ``node_modules`` from
+inside the root. A self-reference or ``#`` import of the root package may reach any file: the
+importer depends on every file. A workspace package or a nested package depends on its directory.
+
+What the graph cannot see (global declarations, scripts, ``declare module``) is the caller's to
+handle with ``reaches_everything``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import posixpath
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, cast
+
+from prewrite_daemon.languages.ts_scope import SOURCE_SUFFIXES
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from pathlib import Path
+
+    from prewrite_daemon.languages.tsconfig import TsConfig
+
+_EXTENSIONS = (*SOURCE_SUFFIXES, ".json")
+_STRIPPED = (".d.ts", ".d.mts", ".d.cts", ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs")
+_STRIPPED_MORE = (".cjs", ".json")
+_MODULE = re.compile(
+    r"""\b(?:from|import)\s*(["'])([^"'\n]+)\1"""  # import/export ... from "x", import "x"
+    r"""|\b(?:import|require)\s*\(\s*(["'`])([^"'`$\n]+)\3"""  # import("x"), require("x")
+    r"""|@jsxImportSource\s+([^\s*]+)"""  # the pragma names <x>/jsx-runtime
+)
+_REFERENCE = re.compile(r"""///\s*<reference\s+(path|types)\s*=\s*(["'])([^"'\n]+)\2""")
+_DECLARATION = re.compile(r"\.d(\.[^/]*)?\.[mc]?ts$")
+_GLOBAL = re.compile(r"\bdeclare\s+(?:global|module)\b|///\s*<reference\b")
+_BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
+_TOP_LEVEL_MODULE_SYNTAX = re.compile(r"^(?:export\b|import\b(?!\s*[(.]))", re.MULTILINE)
+
+
+def reaches_everything(rel: str, text: str | None) -> bool:
+    """Whether a change to ``rel`` can reach files with no import edge to it (errs on True).
+
+    Declaration files, scripts (no top-level ``import``/``export``: their declarations are
+    global), ``declare global``/``declare module`` and ``/// <reference`` all act on the whole
+    program. An unknown text (``None``) may be any of them.
+    """
+    if not rel.endswith(SOURCE_SUFFIXES):
+        return False
+    if _DECLARATION.search(rel) or text is None or _GLOBAL.search(text):
+        return True
+    return not _TOP_LEVEL_MODULE_SYNTAX.search(_BLOCK_COMMENT.sub("", text))
+
+
+def scan_specifiers(text: str) -> list[tuple[str, str]]:
+    """Every (kind, specifier) in ``text``: kind "module", "path" or "types" (a reference)."""
+    found: list[tuple[str, str]] = []
+    for match in _MODULE.finditer(text):
+        if match.group(5):
+            found.append(("module", f"{match.group(5)}/jsx-runtime"))
+        else:
+            found.append(("module", match.group(2) or match.group(4)))
+    found += [(m.group(1), m.group(3)) for m in _REFERENCE.finditer(text)]
+    return found
+
+
+def package_name(specifier: str) -> str:
+    """``@scope/name/sub`` -> ``@scope/name``; ``name/sub`` -> ``name``."""
+    parts = specifier.split("/")
+    return "/".join(parts[:2] if specifier.startswith("@") else parts[:1])
+
+
+def _strings(value: object) -> list[str]:
+    if not isinstance(value, list):
+        return []
+    return [v for v in cast("list[object]", value) if isinstance(v, str)]
+
+
+def _strip_extension(path: str) -> str:
+    for suffix in _STRIPPED + _STRIPPED_MORE:
+        if path.endswith(suffix):
+            return path.removesuffix(suffix)
+    return path
+
+
+@dataclass
+class _Deps:
+    exact: set[str] = field(default_factory=set[str])  # root-relative files
+    prefixes: set[str] = field(default_factory=set[str])  # "dir/": every file below
+    everything: bool = False
+
+
+class TsImportGraph:
+    """Reverse dependencies between the root's TS/JS files under one configuration."""
+
+    def __init__(self, config: TsConfig | None, root: Path) -> None:
+        self._root = root.as_posix()
+        self._real_root = os.path.realpath(root)  # where node_modules links point
+        options = config.options if config else {}
+        self._base_url = self._inside(config.base_url) if config and config.base_url else None
+        self._paths = [
+            (pattern, [t for t in targets if self._inside(t.replace("*", "x")) is not None])
+            for pattern, targets in (config.paths if config else {}).items()
+        ]
+        self._root_dirs = self._inside_all(options.get("rootDirs"))
+        self._type_roots = self._inside_all(options.get("typeRoots"))
+        # moduleSuffixes [".ios", ""]: ./a may be a.ios.ts; the plain name is always kept.
+        self._suffixes = list(dict.fromkeys(["", *_strings(options.get("moduleSuffixes"))]))
+        self._names: dict[str, str | None] = {}  # package directory -> its package.json name
+        self._links: dict[tuple[str, str], str | None] = {}
+        self._deps: dict[str, _Deps] = {}
+        self._by_exact: defaultdict[str, set[str]] = defaultdict(set)
+        self._by_prefix: defaultdict[str, set[str]] = defaultdict(set)
+        self._everything: set[str] = set()
+
+    def update(self, rel: str, source: str | None) -> None:
+        """Record (or, with ``None``, forget) what one file may depend on."""
+        old = self._deps.pop(rel, None)
+        if old is not None:
+            for path in old.exact:
+                self._by_exact[path].discard(rel)
+            for prefix in old.prefixes:
+                self._by_prefix[prefix].discard(rel)
+            self._everything.discard(rel)
+        if source is None:
+            return
+        deps = _Deps()
+        if rel.endswith(SOURCE_SUFFIXES):
+            for kind, specifier in scan_specifiers(source):
+                self._resolve(rel, kind, specifier, deps)
+        self._deps[rel] = deps
+        for path in deps.exact:
+            self._by_exact[path].add(rel)
+        for prefix in deps.prefixes:
+            self._by_prefix[prefix].add(rel)
+        if deps.everything:
+            self._everything.add(rel)
+
+    def files(self) -> set[str]:
+        return set(self._deps)
+
+    def importers(self, rels: Iterable[str], transitive: bool = True) -> set[str]:
+        """Files that may depend on any of ``rels`` (transitively), ``rels`` excluded."""
+        targets = set(rels)
+        frontier = set(targets)
+        found: set[str] = set()
+        while frontier:
+            reached = set(self._everything)
+            for rel in frontier:
+                reached |= self._by_exact.get(rel, set())
+                parts = rel.split("/")
+                for i in range(1, len(parts)):
+                    reached |= self._by_prefix.get("/".join(parts[:i]) + "/", set())
+            frontier = reached - found - targets
+            found |= frontier
+            if not transitive:
+                break
+        return found
+
+    # --- resolution -----------------------------------------------------------------------
+
+    def _inside(self, path: str) -> str | None:
+        """The root-relative form of an absolute path, None outside the root ("" the root)."""
+        rel = posixpath.relpath(posixpath.normpath(path), self._root)
+        if rel == ".." or rel.startswith("../"):
+            return None
+        return "" if rel == "." else rel
+
+    def _inside_all(self, value: object) -> list[str]:
+        return [rel for p in _strings(value) if (rel := self._inside(p)) is not None]
+
+    def _resolve(self, rel: str, kind: str, specifier: str, deps: _Deps) -> None:
+        directory = posixpath.dirname(rel)
+        if kind == "path" or specifier.startswith(("./", "../", "/")) or specifier in (".", ".."):
+            self._relative(posixpath.join(self._root, directory, specifier), deps)
+            return
+        if kind == "types":
+            for type_root in self._type_roots:
+                self._add(posixpath.join(type_root, specifier), deps)
+        self._bare(directory, specifier, deps)
+
+    def _relative(self, path: str, deps: _Deps) -> None:
+        target = self._inside(path)
+        if target is None:
+            return
+        self._add(target, deps)
+        for root_dir in self._root_dirs:  # rootDirs merge directories into one virtual one
+            if target.startswith(root_dir + "/"):
+                rest = target[len(root_dir) + 1 :]
+                for other in self._root_dirs:
+                    self._add(posixpath.join(other, rest), deps)
+
+    def _bare(self, directory: str, specifier: str, deps: _Deps) -> None:
+        mapped = False
+        for pattern, targets in self._paths:
+            head, star, tail = pattern.partition("*")
+            if star and specifier.startswith(head) and specifier.endswith(tail):
+                captured = specifier[len(head) : len(specifier) - len(tail)]
+            elif not star and specifier == pattern:
+                captured = ""
+            else:
+                continue
+            for target in targets:
+                rel = self._inside(target.replace("*", captured, 1))
+                if rel is not None:
+                    mapped = True
+                    self._add(rel, deps)
+        if self._base_url is not None:
+            self._add(posixpath.normpath(posixpath.join(self._base_url, specifier)), deps)
+        if mapped:
+            return  # the project maps this name itself (a missing target falls through: a gap)
+        if specifier.startswith("#"):
+            deps.everything = True
+            return
+        package = self._own_package(directory, package_name(specifier))
+        if package is None:
+            package = self._linked_package(directory, package_name(specifier))
+        if package == "":
+            deps.everything = True
+        elif package is not None:
+            deps.prefixes.add(package + "/")
+
+    def _add(self, path: str, deps: _Deps) -> None:
+        """Every file TypeScript could resolve ``path`` (root-relative, unresolved) to."""
+        if path in ("", ".") or path.startswith("../"):
+            deps.everything = deps.everything or path in ("", ".")
+            return
+        deps.prefixes.add(path + "/")  # index files, or package.json "types"/"main"
+        deps.exact.add(path)
+        for stem in {path, _strip_extension(path)}:
+            for suffix in self._suffixes:
+                deps.exact.update(stem + suffix + ext for ext in _EXTENSIONS)
+        head, dot, extension = path.rpartition(".")
+        if dot and "/" not in extension:  # allowArbitraryExtensions: a.css -> a.d.css.ts
+            deps.exact.add(f"{head}.d.{extension}.ts")
+
+    def _own_package(self, directory: str, name: str) -> str | None:
+        """The directory of an enclosing package named ``name`` (a self-reference)."""
+        parts = directory.split("/") if directory else []
+        for i in range(len(parts), -1, -1):
+            candidate = "/".join(parts[:i])
+            if self._package_name(candidate) == name:
+                return candidate
+        return None
+
+    def _package_name(self, directory: str) -> str | None:
+        if directory not in self._names:
+            path = posixpath.join(self._root, directory, "package.json")
+            try:
+                with open(path, encoding="utf-8") as file:
+                    data: object = json.load(file)
+            except (OSError, ValueError):
+                data = None
+            name = cast("dict[str, Any]", data).get("name") if isinstance(data, dict) else None
+            self._names[directory] = name if isinstance(name, str) else None
+        return self._names[directory]
+
+    def _linked_package(self, directory: str, name: str) -> str | None:
+        """A workspace package: ``node_modules/<name>`` linking back inside the root."""
+        key = (directory, name)
+        if key not in self._links:
+            self._links[key] = None
+            parts = directory.split("/") if directory else []
+            for i in range(len(parts), -1, -1):
+                link = posixpath.join(self._root, *parts[:i], "node_modules", name)
+                if not os.path.lexists(link):
+                    continue
+                rel = os.path.relpath(os.path.realpath(link), self._real_root)
+                outside = rel == ".." or rel.startswith("../")
+                if not outside and "node_modules" not in rel.split("/"):
+                    self._links[key] = "" if rel == "." else rel
+                break
+        return self._links[key]

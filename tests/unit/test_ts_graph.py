@@ -1,0 +1,311 @@
+"""The TypeScript reverse import graph: scanning, resolution candidates, importers, globals."""
+
+from __future__ import annotations
+
+import json
+import os
+import textwrap
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from prewrite_daemon.languages.base import DependencyGraph
+from prewrite_daemon.languages.ts_graph import (
+    TsImportGraph,
+    package_name,
+    reaches_everything,
+    scan_specifiers,
+)
+from prewrite_daemon.languages.tsconfig import load_tsconfig
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+
+def graph_of(
+    root: Path, sources: dict[str, str], config: dict[str, Any] | None = None
+) -> TsImportGraph:
+    texts = {"tsconfig.json": json.dumps(config)} if config is not None else {}
+    graph = TsImportGraph(load_tsconfig(root, texts.get), root)
+    for rel, text in sources.items():
+        graph.update(rel, textwrap.dedent(text))
+    return graph
+
+
+def test_is_a_dependency_graph(tmp_path: Path) -> None:
+    graph: DependencyGraph = graph_of(tmp_path, {})  # pyright checks the Protocol
+    assert graph.importers(["a.ts"]) == set()
+
+
+def direct(graph: TsImportGraph, rel: str) -> set[str]:
+    return graph.importers([rel], transitive=False)
+
+
+# --- scanning -------------------------------------------------------------------------------
+
+
+def test_scan_finds_every_form() -> None:
+    text = textwrap.dedent(
+        """\
+        /// <reference path="globals.d.ts" />
+        /// <reference types='node' />
+        import a from "./a";
+        import type { B } from './b';
+        import "./side-effect";
+        import {
+            c,
+        } from "./c";
+        export * from "./d";
+        export { e } from "./e";
+        import f = require("./f");
+        const g = require('./g');
+        const h = await import("./h");
+        const i = import(`./i`);
+        /** @type {import("./j").J} */
+        let j;
+        type K = typeof import("./k");
+        /** @jsxImportSource preact */
+        """
+    )
+    assert scan_specifiers(text) == [
+        ("module", "./a"),
+        ("module", "./b"),
+        ("module", "./side-effect"),
+        ("module", "./c"),
+        ("module", "./d"),
+        ("module", "./e"),
+        ("module", "./f"),
+        ("module", "./g"),
+        ("module", "./h"),
+        ("module", "./i"),
+        ("module", "./j"),
+        ("module", "./k"),
+        ("module", "preact/jsx-runtime"),
+        ("path", "globals.d.ts"),
+        ("types", "node"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("specifier", "name"),
+    [
+        ("react", "react"),
+        ("react/jsx-runtime", "react"),
+        ("@a/b/c/d", "@a/b"),
+        ("node:fs", "node:fs"),
+    ],
+)
+def test_package_name(specifier: str, name: str) -> None:
+    assert package_name(specifier) == name
+
+
+# --- resolution -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("specifier", "target"),
+    [
+        ("./a", "src/a.ts"),
+        ("./a", "src/a.tsx"),
+        ("./a", "src/a.d.ts"),
+        ("./a", "src/a.js"),
+        ("./a", "src/a/index.ts"),
+        ("./a", "src/a/index.d.ts"),
+        ("./a", "src/a/package.json"),
+        ("./a", "src/a/lib/types.d.ts"),  # package.json "types" may point anywhere below
+        ("./a.js", "src/a.ts"),
+        ("./a.js", "src/a.tsx"),
+        ("./a.js", "src/a.d.ts"),
+        ("./a.mjs", "src/a.mts"),
+        ("./a.mjs", "src/a.d.mts"),
+        ("./a.cjs", "src/a.cts"),
+        ("./a.ts", "src/a.ts"),
+        ("../lib/x", "lib/x.ts"),
+        (".", "src/index.ts"),
+        ("./data.json", "src/data.json"),
+        ("./styles.css", "src/styles.d.css.ts"),
+    ],
+)
+def test_relative_candidates(tmp_path: Path, specifier: str, target: str) -> None:
+    graph = graph_of(tmp_path, {"src/main.ts": f'import x from "{specifier}";'})
+    assert direct(graph, target) == {"src/main.ts"}
+
+
+def test_unrelated_files_are_not_importers(tmp_path: Path) -> None:
+    graph = graph_of(
+        tmp_path,
+        {"src/main.ts": 'import x from "./a"; import "react";', "src/b.ts": "export {};"},
+    )
+    assert direct(graph, "src/b.ts") == set()
+    assert direct(graph, "src/ab.ts") == set()
+    assert direct(graph, "main.ts") == set()
+    assert graph.files() == {"src/main.ts", "src/b.ts"}
+
+
+def test_type_only_dynamic_require_and_references(tmp_path: Path) -> None:
+    graph = graph_of(
+        tmp_path,
+        {
+            "t.ts": 'import type { T } from "./types";',
+            "d.ts": 'const m = await import("./lazy");',
+            "r.js": 'const c = require("./common");',
+            "p.ts": '/// <reference path="ambient/globals.d.ts" />',
+            "q.ts": '/// <reference types="mytypes" />',
+            "j.js": '/** @param {import("./shape").Shape} s */ export function f(s) {}',
+        },
+        {"compilerOptions": {"typeRoots": ["./typings"]}},
+    )
+    assert direct(graph, "types.ts") == {"t.ts"}
+    assert direct(graph, "lazy/index.ts") == {"d.ts"}
+    assert direct(graph, "common.js") == {"r.js"}
+    assert direct(graph, "ambient/globals.d.ts") == {"p.ts"}
+    assert direct(graph, "typings/mytypes/index.d.ts") == {"q.ts"}
+    assert direct(graph, "shape.d.ts") == {"j.js"}
+
+
+def test_paths_and_base_url(tmp_path: Path) -> None:
+    graph = graph_of(
+        tmp_path,
+        {
+            "src/app/main.ts": 'import { u } from "@lib/util"; import c from "config";',
+            "src/app/other.ts": 'import { x } from "~exact";',
+        },
+        {
+            "compilerOptions": {
+                "baseUrl": "./src",
+                "paths": {"@lib/*": ["lib/*", "fallback/*"], "~exact": ["../vendor/exact.ts"]},
+            }
+        },
+    )
+    assert direct(graph, "src/lib/util.ts") == {"src/app/main.ts"}
+    assert direct(graph, "src/fallback/util/index.tsx") == {"src/app/main.ts"}
+    assert direct(graph, "src/config.ts") == {"src/app/main.ts"}  # baseUrl lookup
+    assert direct(graph, "vendor/exact.ts") == {"src/app/other.ts"}
+
+
+def test_root_dirs_merge_directories(tmp_path: Path) -> None:
+    graph = graph_of(
+        tmp_path,
+        {"src/view.ts": 'import t from "./template";'},
+        {"compilerOptions": {"rootDirs": ["src", "generated"]}},
+    )
+    assert direct(graph, "generated/template.ts") == {"src/view.ts"}
+
+
+def test_module_suffixes(tmp_path: Path) -> None:
+    graph = graph_of(
+        tmp_path,
+        {"app.ts": 'import b from "./button";'},
+        {"compilerOptions": {"moduleSuffixes": [".ios", ""]}},
+    )
+    assert direct(graph, "button.ios.ts") == {"app.ts"}
+    assert direct(graph, "button.ts") == {"app.ts"}
+
+
+def test_transitive_importers(tmp_path: Path) -> None:
+    graph = graph_of(
+        tmp_path,
+        {
+            "a.ts": "export const a = 1;",
+            "b.ts": 'export { a } from "./a.js";',
+            "c.ts": 'import { a } from "./b";',
+            "d.ts": 'import "./c";',
+            "e.ts": "export {};",
+        },
+    )
+    assert graph.importers(["a.ts"]) == {"b.ts", "c.ts", "d.ts"}
+    assert graph.importers(["a.ts"], transitive=False) == {"b.ts"}
+    assert graph.importers(["a.ts", "b.ts"]) == {"c.ts", "d.ts"}
+
+
+def test_new_and_deleted_files(tmp_path: Path) -> None:
+    graph = graph_of(tmp_path, {"main.ts": 'import { n } from "./new-module";'})
+    assert direct(graph, "new-module.ts") == {"main.ts"}  # before it exists
+    graph.update("new-module.ts", "export const n = 1;")
+    graph.update("user.ts", 'import "./main";')
+    assert graph.importers(["new-module.ts"]) == {"main.ts", "user.ts"}
+    graph.update("new-module.ts", None)
+    assert graph.importers(["new-module.ts"]) == {"main.ts", "user.ts"}  # still its importers
+    graph.update("main.ts", None)
+    assert graph.importers(["new-module.ts"]) == set()
+    assert graph.files() == {"user.ts"}
+
+
+def test_update_replaces_old_edges(tmp_path: Path) -> None:
+    graph = graph_of(tmp_path, {"main.ts": 'import "./a";'})
+    graph.update("main.ts", 'import "./b";')
+    assert direct(graph, "a.ts") == set()
+    assert direct(graph, "b.ts") == {"main.ts"}
+
+
+def test_self_reference_and_subpath_imports_depend_on_everything(tmp_path: Path) -> None:
+    (tmp_path / "package.json").write_text(json.dumps({"name": "@me/app"}))
+    graph = graph_of(
+        tmp_path,
+        {
+            "src/self.ts": 'import { x } from "@me/app/utils";',
+            "src/hash.ts": 'import { y } from "#internal/y";',
+            "src/ext.ts": 'import React from "react"; import fs from "node:fs";',
+        },
+    )
+    assert direct(graph, "anything/at/all.ts") == {"src/self.ts", "src/hash.ts"}
+    assert graph.importers([]) == set()
+
+
+def test_nested_and_linked_workspace_packages(tmp_path: Path) -> None:
+    lib = tmp_path / "packages/lib"
+    lib.mkdir(parents=True)
+    (lib / "package.json").write_text(json.dumps({"name": "@ws/lib"}))
+    (tmp_path / "node_modules/@ws").mkdir(parents=True)
+    os.symlink(lib, tmp_path / "node_modules/@ws/lib")
+    graph = graph_of(
+        tmp_path,
+        {
+            "packages/app/main.ts": 'import { l } from "@ws/lib";',
+            "packages/lib/src/inner.ts": 'import { l } from "@ws/lib/other";',  # self-reference
+        },
+    )
+    assert direct(graph, "packages/lib/src/index.ts") == {
+        "packages/app/main.ts",
+        "packages/lib/src/inner.ts",
+    }
+    assert direct(graph, "packages/app/x.ts") == set()
+
+
+def test_paths_mapping_wins_over_self_reference(tmp_path: Path) -> None:
+    (tmp_path / "package.json").write_text(json.dumps({"name": "app"}))
+    graph = graph_of(
+        tmp_path,
+        {"main.ts": 'import "app/x";'},
+        {"compilerOptions": {"paths": {"app/*": ["./src/*"]}}},
+    )
+    assert direct(graph, "src/x.ts") == {"main.ts"}
+    assert direct(graph, "other.ts") == set()
+
+
+# --- reaches_everything ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rel", "text", "expected"),
+    [
+        ("types.d.ts", "export interface A {}", True),
+        ("types.d.mts", "export {};", True),
+        ("styles.d.css.ts", "export {};", True),
+        ("script.ts", "const x = 1;\nfunction f() {}", True),
+        ("script.js", "var x = require('./y');", True),
+        ("mod.ts", "import { a } from './a';\nexport const b = a;", False),
+        ("mod.ts", "export {};", False),
+        ("mod.js", "export default 1;", False),
+        ("dyn.ts", "import('./a');\nconst x = 1;", True),  # a dynamic import is not module syntax
+        ("aug.ts", "export {};\ndeclare global { interface Window { x: 1 } }", True),
+        ("aug.ts", "import 'x';\ndeclare module 'x' { interface X { y: 1 } }", True),
+        ("ref.ts", '/// <reference types="node" />\nexport {};', True),
+        ("ns.ts", "namespace N {\n  export const a = 1;\n}", True),  # indented export
+        ("hidden.ts", "/*\nexport {};\n*/\nconst x = 1;", True),
+        ("gone.ts", None, True),
+        ("data.json", "{}", False),
+    ],
+)
+def test_reaches_everything(rel: str, text: str | None, expected: bool) -> None:
+    assert reaches_everything(rel, text) is expected
