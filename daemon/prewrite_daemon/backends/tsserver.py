@@ -1,0 +1,409 @@
+"""TypeScript 5.x/6.x through its own ``tsserver`` (it has no LSP server): a ``Backend``.
+
+The supervision is ``lsp_process``'s: ``state`` is the one truth, a deadline on every call,
+every pending call failed the moment the child exits or its output turns to garbage, a staged
+stop, stderr drained into the log, foreign exceptions translated at the edge. The protocol
+itself (framing, positions, diagnostics, the watcher table) lives in ``tsserver_wire``.
+
+Freshness rests on one property of tsserver: it handles stdin requests in order, so document
+and watch changes written before a diagnostics request are seen by it. Requests without an
+awaited reply (``updateOpen``) are still checked: a rejected one fails the backend, because
+tsserver would then be checking different text than we believe.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import shutil
+import signal
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from prewrite.errors import BackendFailed, CheckTimeout
+from prewrite_daemon.backends.base import BackendState, FileEvent, RawDiagnostic
+from prewrite_daemon.backends.tsserver_wire import (
+    GarbledOutput,
+    Message,
+    WatchTable,
+    deliveries,
+    encode_request,
+    end_of_text,
+    read_message,
+    script_kind,
+    to_raw,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Awaitable
+    from pathlib import Path
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+REAP_S = 5.0
+FLAGS = [
+    "--disableAutomaticTypingAcquisition",
+    "--suppressDiagnosticEvents",
+    "--canUseWatchEvents",  # we watch for it: see WatchTable and files_changed
+    "--locale",
+    "en",
+]
+
+
+def tsserver_argv(typescript_dir: Path) -> list[str]:
+    """The command line of ``typescript_dir``'s tsserver; node from $PREWRITE_NODE or PATH."""
+    node = os.environ.get("PREWRITE_NODE") or shutil.which("node")
+    if not node:
+        raise BackendFailed("cannot run tsserver: no node on PATH and PREWRITE_NODE is not set")
+    script = typescript_dir / "lib" / "tsserver.js"
+    if not script.is_file():
+        raise BackendFailed(f"no tsserver at {script}")
+    return [node, str(script), *FLAGS]
+
+
+class TsServerProcess:
+    """One tsserver over stdio, checking the documents opened in it against the tree at ``root``.
+
+    Pending calls are futures by request seq; they are failed with ``BackendFailed`` the moment
+    the child exits or its output cannot be read, and ``state`` says whether that was expected
+    (a stop: EXITED) or a failure (ERRORED).
+    """
+
+    def __init__(self, argv: list[str], root: Path, env: dict[str, str] | None) -> None:
+        self.argv = argv
+        self.root = root
+        self._env = env
+        self.state = BackendState.EXITED
+        self._proc: asyncio.subprocess.Process | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._lost_reason = "it has not been started"
+        self._seq = 0
+        self._pending: dict[int, asyncio.Future[Message]] = {}
+        self._unawaited: dict[int, str] = {}  # seq -> command, for replies nobody awaits
+        self._texts: dict[str, str] = {}  # open documents, as tsserver has them
+        self._watches = WatchTable()
+        # File events sent while watcher events may still have been unread: see _settle_files.
+        self._unsettled: list[tuple[list[FileEvent], frozenset[tuple[int, str, str]]]] = []
+        self._unannounced: set[str] = set()  # open documents with no file on disk: see open()
+
+    @property
+    def pid(self) -> int | None:
+        return self._proc.pid if self._proc else None
+
+    @property
+    def exited(self) -> bool:
+        return self.state.is_down
+
+    # --- lifecycle ------------------------------------------------------------------------------
+
+    async def start(self, timeout_s: float = 60.0) -> None:
+        """Spawn tsserver; running once it has answered ``configure``."""
+        self.state = BackendState.STARTING
+        try:
+            self._proc = proc = await asyncio.create_subprocess_exec(
+                *self.argv,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                cwd=self.root,
+                env=self._env,
+                start_new_session=True,
+            )
+        except OSError as exc:
+            self.state = BackendState.ERRORED
+            raise BackendFailed(f"cannot start {self.argv[0]}: {exc}") from exc
+        assert proc.stdout
+        assert proc.stderr
+        self._tasks = [
+            asyncio.create_task(self._read_loop(proc.stdout)),
+            asyncio.create_task(self._drain_stderr(proc.stderr)),
+            asyncio.create_task(self._watch_exit(proc)),
+        ]
+        try:
+            configure: Message = {"hostInfo": "prewrite", "preferences": {}}
+            await self._within(self._request("configure", configure), timeout_s, "configure")
+        except BaseException as exc:
+            await self.stop()
+            self.state = BackendState.ERRORED
+            if isinstance(exc, CheckTimeout):
+                raise BackendFailed(f"tsserver did not start: {exc}") from exc
+            raise
+        self.state = BackendState.RUNNING
+        log.info("tsserver pid %s running on %s", proc.pid, self.root)
+
+    async def stop(self, grace_s: float = 2.0) -> None:
+        """Staged stop: the ``exit`` request, then SIGTERM, then SIGKILL to the process group."""
+        proc = self._proc
+        was_running = self.state is BackendState.RUNNING
+        self.state = BackendState.EXITED  # an exit from here on is expected, not a crash
+        if proc is not None and proc.returncode is None:
+            if was_running:
+                try:
+                    self._write("exit", None)
+                    await asyncio.wait_for(proc.wait(), grace_s)
+                except (BackendFailed, TimeoutError):
+                    pass
+            for sig in (signal.SIGTERM, signal.SIGKILL):
+                if proc.returncode is not None:
+                    break
+                _signal_group(proc.pid, sig)
+                try:
+                    await asyncio.wait_for(proc.wait(), grace_s)
+                except TimeoutError:
+                    continue
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        self._tasks = []
+        self._fail_pending("it was stopped")
+        self.state = BackendState.EXITED
+
+    # --- documents ------------------------------------------------------------------------------
+
+    def open(self, path: str, text: str) -> None:
+        """Open a document. One with no file on disk is announced at the next diagnostics call.
+
+        tsserver keeps a failed module resolution until a watcher reports the path, and ignores
+        reports about open files: so ``_settle_files`` closes it, reports it created, reopens it.
+        """
+        self._notify("updateOpen", {"openFiles": [self._open_entry(path, text)]})
+        self._texts[path] = text
+        if not os.path.isfile(path):
+            self._unannounced.add(path)
+
+    def _open_entry(self, path: str, text: str) -> Message:
+        entry: Message = {"file": path, "fileContent": text, "projectRootPath": str(self.root)}
+        if kind := script_kind(path):
+            entry["scriptKindName"] = kind
+        return entry
+
+    def change(self, path: str, text: str) -> None:
+        """Replace the whole document: one edit from the start to the end of the old text."""
+        old = self._texts.get(path)
+        if old is None:
+            raise BackendFailed(f"cannot change {path}: it is not open in tsserver")
+        edit = {"start": {"line": 1, "offset": 1}, "end": end_of_text(old), "newText": text}
+        self._notify("updateOpen", {"changedFiles": [{"fileName": path, "textChanges": [edit]}]})
+        self._texts[path] = text
+
+    def close(self, path: str) -> None:
+        """Close a document; one with no file on disk is announced as deleted (see ``open``)."""
+        if path not in self._texts:
+            return
+        self._notify("updateOpen", {"closedFiles": [path]})
+        del self._texts[path]
+        self._unannounced.discard(path)
+        if not os.path.isfile(path):
+            self.files_changed([FileEvent(path, "deleted")])
+
+    def is_open(self, path: str) -> bool:
+        return path in self._texts
+
+    def files_changed(self, events: list[FileEvent]) -> None:
+        """Tell every watcher tsserver asked for that covers a path (tsserver watches nothing).
+
+        Sent now, in order with the document requests. A watcher tsserver created before the
+        change but whose event we have not read yet would miss it, so the events are also kept
+        until the next diagnostics call settles them (``_settle_files``).
+        """
+        if not events:
+            return
+        changes = self._watches.changes_for(events)
+        if changes:
+            self._notify("watchChange", changes, reply=False)
+        self._unsettled.append((list(events), deliveries(changes)))
+
+    async def diagnostics(self, path: str, timeout_s: float) -> list[RawDiagnostic]:
+        """The diagnostics of one open document as ``tsc`` reports them: the syntactic ones if
+        there are any (tsc then stops before the semantic check), the semantic ones otherwise.
+        """
+        self._check_running()
+        if path not in self._texts:
+            raise BackendFailed(f"{path} is not open in tsserver: open it before asking")
+        return await self._within(self._diagnostics(path), timeout_s, f"diagnostics of {path}")
+
+    async def _diagnostics(self, path: str) -> list[RawDiagnostic]:
+        await self._settle_files()
+        args = {"file": path, "includeLinePosition": False}
+        syntactic, semantic = await self._requests(
+            [("syntacticDiagnosticsSync", args), ("semanticDiagnosticsSync", args)]
+        )
+        try:
+            return [to_raw(d) for d in (syntactic or semantic)]
+        except (KeyError, TypeError, ValueError) as exc:
+            raise BackendFailed(f"tsserver sent a malformed diagnostic: {exc!r}") from exc
+
+    async def _settle_files(self) -> None:
+        """Deliver kept file events to watchers we learnt of after sending them; announce the
+        documents opened without a file on disk.
+
+        A ``status`` round trip first: tsserver writes watcher events as it creates them, so
+        once its reply is read the table holds every watcher created before the changes.
+        """
+        while self._unsettled or self._unannounced:
+            batch = list(self._unsettled)
+            await self._requests([("status", {})])
+            for events, sent in batch:
+                changes = self._watches.changes_for(events, already=sent)
+                if changes:
+                    log.debug("late watchers %s for %s", [c["id"] for c in changes], events)
+                    self._notify("watchChange", changes, reply=False)
+            del self._unsettled[: len(batch)]
+            for path in sorted(self._unannounced):
+                self._notify("updateOpen", {"closedFiles": [path]})
+                if changes := self._watches.changes_for([FileEvent(path, "created")]):
+                    self._notify("watchChange", changes, reply=False)
+                entry = self._open_entry(path, self._texts[path])
+                self._notify("updateOpen", {"openFiles": [entry]})
+            self._unannounced.clear()
+
+    # --- requests -------------------------------------------------------------------------------
+
+    def _check_running(self) -> None:
+        if self.state is not BackendState.RUNNING:
+            raise BackendFailed(
+                f"tsserver is not running ({self.state.value}: {self._lost_reason})"
+            )
+
+    def _notify(self, command: str, arguments: object, *, reply: bool = True) -> None:
+        """Write a request whose reply nobody awaits (checked when it comes, if it comes)."""
+        self._check_running()
+        seq = self._write(command, arguments)
+        if reply:
+            self._unawaited[seq] = command
+
+    def _write(self, command: str, arguments: object) -> int:
+        proc = self._proc
+        if proc is None or proc.stdin is None or proc.returncode is not None:
+            raise BackendFailed(f"tsserver is not running ({self._lost_reason})")
+        self._seq += 1
+        try:
+            proc.stdin.write(encode_request(self._seq, command, arguments))
+        except (OSError, RuntimeError) as exc:
+            self._lose(f"its input is closed: {exc}")
+            raise BackendFailed(f"cannot write to tsserver: {exc}") from exc
+        return self._seq
+
+    async def _request(self, command: str, arguments: object) -> Any:
+        (body,) = await self._requests([(command, arguments)])
+        return body
+
+    async def _requests(self, requests: list[tuple[str, object]]) -> list[Any]:
+        """Write the requests back to back, then await each reply's body in turn."""
+        loop = asyncio.get_running_loop()
+        seqs: list[int] = []
+        try:
+            for command, arguments in requests:
+                future: asyncio.Future[Message] = loop.create_future()
+                seq = self._write(command, arguments)
+                self._pending[seq] = future
+                seqs.append(seq)
+            bodies: list[Any] = []
+            for seq, (command, _) in zip(seqs, requests, strict=True):
+                reply = await self._pending[seq]
+                if reply.get("success") is not True:
+                    raise BackendFailed(f"tsserver failed {command}: {reply.get('message')}")
+                bodies.append(reply.get("body"))
+            return bodies
+        finally:
+            for seq in seqs:
+                left = self._pending.pop(seq, None)
+                if left is not None and left.done() and not left.cancelled():
+                    left.exception()  # retrieved: a reply we no longer wait for
+                elif left is not None:
+                    left.cancel()
+
+    async def _within(self, awaitable: Awaitable[T], timeout_s: float, what: str) -> T:
+        """Await ``awaitable`` under a deadline; a failure is reported once the child is gone."""
+        try:
+            async with asyncio.timeout(timeout_s):
+                return await awaitable
+        except TimeoutError as exc:
+            raise CheckTimeout(f"no {what} from tsserver within {timeout_s:.1f}s") from exc
+        except BackendFailed:
+            if self.state is BackendState.ERRORED:
+                await self._reap(REAP_S)
+            raise
+
+    # --- the child's output ---------------------------------------------------------------------
+
+    async def _read_loop(self, stdout: asyncio.StreamReader) -> None:
+        try:
+            while (message := await read_message(stdout)) is not None:
+                self._dispatch(message)
+        except (GarbledOutput, OSError) as exc:
+            log.error("cannot read tsserver's output: %s", exc)
+            self._lose(f"its output can no longer be read ({exc})")
+            return
+        self._lose("it closed its output")
+
+    def _dispatch(self, message: Message) -> None:
+        match message.get("type"):
+            case "response":
+                self._on_response(message)
+            case "event":
+                try:
+                    self._watches.on_event(str(message.get("event")), message.get("body") or {})
+                except (KeyError, TypeError, ValueError) as exc:
+                    # A watcher we cannot track is a change we would not pass on: stale answers.
+                    raise GarbledOutput(f"a malformed {message.get('event')} event") from exc
+            case other:
+                raise GarbledOutput(f"a message of type {other!r}")
+
+    def _on_response(self, reply: Message) -> None:
+        seq = reply.get("request_seq")
+        future = self._pending.get(seq) if isinstance(seq, int) else None
+        if future is not None:
+            if not future.done():
+                future.set_result(reply)
+        elif isinstance(seq, int) and (command := self._unawaited.pop(seq, None)):
+            if reply.get("success") is not True:
+                log.error("tsserver rejected %s: %s", command, reply.get("message"))
+                self._lose(f"it rejected {command}: {reply.get('message')}")
+        # else: the late reply of a call that gave up (its deadline passed)
+
+    def _lose(self, reason: str) -> None:
+        """The child exited or is unusable: fail every pending call now and kill it.
+
+        Unless a stop is under way (state EXITED), this is a failure: ERRORED.
+        """
+        self._lost_reason = reason
+        if self.state is not BackendState.EXITED:
+            self.state = BackendState.ERRORED
+        self._fail_pending(reason)
+        if self._proc is not None and self._proc.returncode is None:
+            _signal_group(self._proc.pid, signal.SIGKILL)
+
+    def _fail_pending(self, reason: str) -> None:
+        for future in self._pending.values():
+            if not future.done():
+                future.set_exception(BackendFailed(f"tsserver failed ({reason})"))
+
+    async def _reap(self, timeout_s: float) -> None:
+        proc = self._proc
+        if proc is None or proc.returncode is not None:
+            return
+        try:
+            await asyncio.wait_for(asyncio.shield(proc.wait()), timeout_s)
+        except TimeoutError:
+            log.warning("tsserver pid %s not reaped within %.0fs", proc.pid, timeout_s)
+
+    async def _drain_stderr(self, stderr: asyncio.StreamReader) -> None:
+        # Chunks, not readline: a line longer than the reader's limit must not stop the drain.
+        while chunk := await stderr.read(65536):
+            for line in chunk.decode(errors="replace").splitlines():
+                log.info("[tsserver stderr] %s", line)
+
+    async def _watch_exit(self, proc: asyncio.subprocess.Process) -> None:
+        code = await proc.wait()
+        if self.state is not BackendState.EXITED:
+            log.warning("tsserver pid %s exited with code %s", proc.pid, code)
+        self._lose(f"it exited with code {code}")
+
+
+def _signal_group(pid: int, sig: signal.Signals) -> None:
+    try:
+        os.killpg(pid, sig)
+    except ProcessLookupError:
+        pass
