@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from prewrite_daemon.languages.base import DependencyGraph
 from prewrite_daemon.languages.ts_graph import (
     TsImportGraph,
     package_name,
@@ -20,6 +19,8 @@ from prewrite_daemon.languages.tsconfig import load_tsconfig
 
 if TYPE_CHECKING:
     from pathlib import Path
+
+    from prewrite_daemon.languages.base import DependencyGraph
 
 
 def graph_of(

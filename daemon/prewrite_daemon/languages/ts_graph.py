@@ -235,7 +235,7 @@ class TsImportGraph:
 
     def _add(self, path: str, deps: _Deps) -> None:
         """Every file TypeScript could resolve ``path`` (root-relative, unresolved) to."""
-        if path in ("", ".") or path.startswith("../"):
+        if path in ("", ".", "..") or path.startswith("../"):
             deps.everything = deps.everything or path in ("", ".")
             return
         deps.prefixes.add(path + "/")  # index files, or package.json "types"/"main"
