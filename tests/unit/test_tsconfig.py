@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
 from typing import TYPE_CHECKING
+
+import pytest
 
 from prewrite_daemon.languages.tsconfig import TsConfig, load_tsconfig
 
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from pathlib import Path
 
 
 def write(root: Path, files: dict[str, str | dict[str, object]]) -> None:
@@ -234,3 +239,56 @@ def test_references(tmp_path: Path) -> None:
         tmp_path / "pkg/tsconfig.json",
         tmp_path / "b.json",
     )
+
+
+TSC = Path(__file__).parents[1] / "toolchains/node_modules/typescript5/bin/tsc"
+
+
+@pytest.mark.skipif(
+    not TSC.exists() or shutil.which("node") is None,
+    reason="needs node and tests/toolchains/node_modules/typescript5 (the pinned tsc)",
+)
+def test_merge_equals_tsc_show_config(tmp_path: Path) -> None:
+    acme = "node_modules/@acme/tsconfig"
+    write(
+        tmp_path,
+        {
+            f"{acme}/tsconfig.json": {
+                "extends": "./strict",
+                "compilerOptions": {"target": "es2020", "outDir": "out", "rootDir": "."},
+                "include": ["lib"],
+            },
+            f"{acme}/strict.json": {"compilerOptions": {"strict": True, "target": "es5"}},
+            f"{acme}/lib/z.ts": "export {};\n",
+            "node_modules/base-pkg/package.json": {"tsconfig": "configs/base.json"},
+            "node_modules/base-pkg/configs/base.json": {
+                "compilerOptions": {"noEmit": True, "declarationDir": "${configDir}/types"},
+                "exclude": ["${configDir}/x", "gen"],
+            },
+            "repo/tsconfig.json": '{"extends": ["@acme/tsconfig", "base-pkg"], // JSONC\n'
+            '"compilerOptions": {"target": "es2022",},}',
+        },
+    )
+    repo = tmp_path / "repo"
+    node = shutil.which("node")
+    assert node is not None
+    shown = json.loads(
+        subprocess.run(
+            [node, str(TSC), "-p", str(repo), "--showConfig"],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=120,
+        ).stdout
+    )
+    config = load(repo)
+
+    def absolute(rel: str) -> str:
+        return rel if rel.startswith("/") else os.path.normpath(repo / rel)
+
+    assert config.include == tuple(absolute(p) for p in shown["include"])
+    assert config.exclude == tuple(absolute(p) for p in shown["exclude"])
+    for key in ("outDir", "rootDir", "declarationDir"):
+        assert config.options[key] == absolute(shown["compilerOptions"][key]), key
+    for key in ("strict", "target", "noEmit"):
+        assert config.options[key] == shown["compilerOptions"][key], key
