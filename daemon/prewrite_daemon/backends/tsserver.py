@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import shutil
 import signal
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -33,6 +32,7 @@ from prewrite_daemon.backends.tsserver_wire import (
     script_kind,
     to_raw,
 )
+from prewrite_daemon.backends.tsserver_wire import tsserver_argv as tsserver_argv
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable
@@ -42,24 +42,6 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 REAP_S = 5.0
-FLAGS = [
-    "--disableAutomaticTypingAcquisition",
-    "--suppressDiagnosticEvents",
-    "--canUseWatchEvents",  # we watch for it: see WatchTable and files_changed
-    "--locale",
-    "en",
-]
-
-
-def tsserver_argv(typescript_dir: Path) -> list[str]:
-    """The command line of ``typescript_dir``'s tsserver; node from $PREWRITE_NODE or PATH."""
-    node = os.environ.get("PREWRITE_NODE") or shutil.which("node")
-    if not node:
-        raise BackendFailed("cannot run tsserver: no node on PATH and PREWRITE_NODE is not set")
-    script = typescript_dir / "lib" / "tsserver.js"
-    if not script.is_file():
-        raise BackendFailed(f"no tsserver at {script}")
-    return [node, str(script), *FLAGS]
 
 
 class TsServerProcess:

@@ -1,4 +1,4 @@
-"""tsserver's wire: reading its framed output, writing requests, positions, diagnostics, watchers.
+"""tsserver's wire: its command line, framed output, requests, positions, diagnostics, watchers.
 
 Pure protocol knowledge with no process in it, so ``tsserver.py`` stays about supervision and
 each piece here can be tested on its own. tsserver is not JSON-RPC: requests are one JSON object
@@ -9,14 +9,19 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import posixpath
 import re
+import shutil
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from prewrite.errors import BackendFailed
 from prewrite_daemon.backends.base import RawDiagnostic
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from prewrite_daemon.backends.base import FileEvent
 
 MAX_FRAME = 64 * 1024 * 1024  # a frame larger than this is garbage, not a diagnostics list
@@ -38,6 +43,26 @@ _SCRIPT_KINDS = {
 _SEVERITY = {"error": "error", "warning": "warning", "suggestion": "hint", "message": "information"}
 # A FileEvent's kind, as the list of a watchChange entry it goes into.
 _CHANGE_LIST = {"created": "created", "deleted": "deleted", "changed": "updated"}
+
+
+FLAGS = [
+    "--disableAutomaticTypingAcquisition",
+    "--suppressDiagnosticEvents",
+    "--canUseWatchEvents",  # we watch for it: see WatchTable and files_changed
+    "--locale",
+    "en",
+]
+
+
+def tsserver_argv(typescript_dir: Path) -> list[str]:
+    """The command line of ``typescript_dir``'s tsserver; node from $PREWRITE_NODE or PATH."""
+    node = os.environ.get("PREWRITE_NODE") or shutil.which("node")
+    if not node:
+        raise BackendFailed("cannot run tsserver: no node on PATH and PREWRITE_NODE is not set")
+    script = typescript_dir / "lib" / "tsserver.js"
+    if not script.is_file():
+        raise BackendFailed(f"no tsserver at {script}")
+    return [node, str(script), *FLAGS]
 
 
 class GarbledOutput(Exception):
