@@ -1,0 +1,129 @@
+"""The differential test for TypeScript: the warm daemon's verdict equals a cold tsc run.
+
+Generated patches (``tests/support/ts_patchgen.py``) over two real npm packages (mobx 7.1.3 and
+rxjs 7.8.2, see ``tests/support/ts_workloads.py``), each with TypeScript 5.9.3 and 7.0.2 as the
+workspace's ``node_modules/typescript``, are judged by the daemon, which never writes them, and by
+``tsc --noEmit`` of the same version on a patched copy on disk, diffed with the daemon's own
+``introduced`` rule. For every patch the multisets of (path, rule, severity, message) must be
+equal, and the daemon's ``ok`` must say "no new error" exactly when the oracle's set has none.
+
+``test_oracle_judges_generated_patches_both_ways`` needs no daemon: it checks that the generated
+patches and the oracle give both verdicts, so the daemon comparison cannot pass vacuously.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections import Counter
+from typing import TYPE_CHECKING
+
+import pytest
+
+from tests.e2e.test_differential import (
+    MIN_CROSS_FILE,
+    MIN_EACH_VERDICT,
+    MIN_PATCHES,
+    Disagreement,
+)
+from tests.support.oracle import normalize_paths, surplus
+from tests.support.ts_oracle import TsColdOracle, write_patched_copy
+from tests.support.ts_patchgen import generate_ts_patches
+from tests.support.ts_workloads import TS_MAJORS, TS_PACKAGES, copy_ts_workload, prepare_ts_workload
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from prewrite.client import Client
+    from prewrite.protocol import Diagnostic
+    from tests.support.patchkit import GeneratedPatch
+    from tests.support.ts_workloads import TsWorkload
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+CASES = [(name, major) for name in sorted(TS_PACKAGES) for major in TS_MAJORS]
+
+
+@pytest.fixture(scope="module", params=CASES, ids=[f"{n}-ts{m}" for n, m in CASES])
+def workload(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> TsWorkload:
+    """A private copy of the prepared workspace (the cached one stays pristine)."""
+    name, major = request.param
+    dest = tmp_path_factory.mktemp(f"differential-ts-{name}-{major}") / name
+    return copy_ts_workload(prepare_ts_workload(name, major), dest)
+
+
+def _judge_cold(
+    workload: TsWorkload, oracle: TsColdOracle, patch: GeneratedPatch, scratch: Path
+) -> list[Diagnostic]:
+    tree = write_patched_copy(workload.root, patch.changes, scratch)
+    try:
+        return oracle.introduced(tree)
+    finally:
+        shutil.rmtree(tree)
+
+
+def _red(diagnostics: list[Diagnostic]) -> bool:
+    return any(d.severity == "error" for d in diagnostics)
+
+
+def _compare(
+    client: Client, workload: TsWorkload, oracle: TsColdOracle, patch: GeneratedPatch, scratch: Path
+) -> tuple[bool, Disagreement | None]:
+    """Judge ``patch`` both ways; returns the oracle's "red" verdict and any disagreement."""
+    reply = client.check(workload.root, patch.changes, timeout_s=300)
+    daemon = normalize_paths(reply.diagnostics, workload.root)
+    cold = _judge_cold(workload, oracle, patch, scratch)
+    red = _red(cold)
+    only_daemon, only_oracle = surplus(daemon, cold), surplus(cold, daemon)
+    if only_daemon or only_oracle or reply.ok == red:
+        return red, Disagreement(patch, only_daemon, only_oracle, reply.ok)
+    return red, None
+
+
+def _patches(workload: TsWorkload, oracle: TsColdOracle) -> list[GeneratedPatch]:
+    patches = generate_ts_patches(workload.root, base=oracle.base)
+    assert len(patches) >= MIN_PATCHES, [p.name for p in patches]
+    assert sum(len(p.changes) > 1 for p in patches) >= MIN_CROSS_FILE
+    return patches
+
+
+@pytest.mark.timeout(1800)
+def test_daemon_matches_cold_tsc_on_generated_patches(
+    client: Client, workload: TsWorkload, tmp_path: Path
+) -> None:
+    oracle = TsColdOracle(workload.root, workload.ts_dir)
+    patches = _patches(workload, oracle)
+    disagreements: list[Disagreement] = []
+    verdicts: Counter[str] = Counter()
+    for n, patch in enumerate(patches):
+        red, disagreement = _compare(client, workload, oracle, patch, tmp_path / f"case-{n}")
+        verdicts["red" if red else "green"] += 1
+        if disagreement is not None:
+            disagreements.append(disagreement)
+
+    report = "\n".join(d.render() for d in disagreements)
+    assert not disagreements, (
+        f"{len(disagreements)} of {len(patches)} patches judged differently:\n{report}"
+    )
+    # A daemon (or oracle) that always answers green or always red must not pass.
+    assert verdicts["red"] >= MIN_EACH_VERDICT, verdicts
+    assert verdicts["green"] >= MIN_EACH_VERDICT, verdicts
+
+
+@pytest.mark.timeout(900)
+def test_oracle_judges_generated_patches_both_ways(workload: TsWorkload, tmp_path: Path) -> None:
+    """The oracle alone: green kinds stay green, and both verdicts are well represented."""
+    oracle = TsColdOracle(workload.root, workload.ts_dir)
+    verdicts: dict[str, bool] = {}
+    for n, patch in enumerate(_patches(workload, oracle)):
+        verdicts[patch.name] = _red(_judge_cold(workload, oracle, patch, tmp_path / f"case-{n}"))
+    reds = sorted(name for name, red in verdicts.items() if red)
+    greens = sorted(name for name, red in verdicts.items() if not red)
+    assert len(reds) >= MIN_EACH_VERDICT, greens
+    assert len(greens) >= MIN_EACH_VERDICT, reds
+    # These kinds cannot introduce an error on any tree: a red one means the oracle is wrong.
+    always_green = ("body_edit[", "shift_only[", "shift_many[", "mixed_multi_file[green")
+    assert not [name for name in reds if name.startswith(always_green)], reds
+    always_red = ("intra_file_error[", "new_module_missing_name[", "new_module_broken[")
+    assert not [name for name in greens if name.startswith(always_red)], greens
