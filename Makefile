@@ -18,7 +18,13 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -c "from prewrite_daemon.backends.pyright import langserver_argv; langserver_argv()"
 	touch $(STAMP)
 
-install: $(STAMP)  ## create .venv with prewrite, pyright (bundled node package), ruff, test tools
+TOOLCHAINS := tests/toolchains/node_modules/.installed
+$(TOOLCHAINS): tests/toolchains/package-lock.json
+	@command -v npm >/dev/null || { echo "npm is required (the TypeScript test toolchains)"; exit 1; }
+	npm ci --prefix tests/toolchains --no-audit --no-fund --loglevel=error
+	touch $(TOOLCHAINS)
+
+install: $(STAMP) $(TOOLCHAINS)  ## .venv with prewrite, pyright, ruff, test tools; TypeScript 5 and 7 for the tests
 
 demo: $(STAMP)  ## start the daemon, check a green and a red patch on bench/demo/repo, stop it
 	$(BIN)/python -m bench.demo
@@ -28,13 +34,13 @@ lint: $(STAMP)  ## ruff + pyright strict on our own code
 	$(BIN)/ruff format --check client daemon tests bench
 	$(BIN)/pyright
 
-test: $(STAMP)  ## all tests: unit, faults, CLI, end-to-end with the real pyright
+test: $(STAMP) $(TOOLCHAINS)  ## all tests: unit, faults, CLI, end-to-end with the real pyright
 	$(BIN)/pytest -q
 
-test-fast: $(STAMP)  ## everything except the slow differential test
+test-fast: $(STAMP) $(TOOLCHAINS)  ## everything except the slow differential test
 	$(BIN)/pytest -q -m "not slow"
 
-bench: $(STAMP)  ## warm vs cold measurements (results under bench/results/)
+bench: $(STAMP) $(TOOLCHAINS)  ## warm vs cold measurements (results under bench/results/)
 	$(BIN)/python -m bench
 
 clean:  ## remove the venv and caches

@@ -228,6 +228,8 @@ class WorkspaceStatus(msgspec.Struct, frozen=True):
     restarts: int = 0
     last_restart: str | None = None
     last_restart_reason: str | None = None
+    language: str = "python"  # whose checker this is: "python" (pyright), "typescript" (tsc)
+    checker: str = ""  # the checker and its version, e.g. "pyright 1.1.414", "typescript 5.9.3"
 
 
 class StatusReply(Message, frozen=True, tag="status_reply"):

@@ -24,9 +24,8 @@ from prewrite_daemon.limits import Deadline
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from prewrite_daemon.languages.base import DependencyGraph, Language
+    from prewrite_daemon.languages.base import DependencyGraph, Language, Scope
     from prewrite_daemon.patch import FileEdit, PreparedPatch
-    from prewrite_daemon.scope import CheckerScope
     from prewrite_daemon.shadow import ShadowTree
 
 
@@ -39,7 +38,7 @@ class CheckContext:
     graph: DependencyGraph
     backend: Backend
     base_cache: dict[str, list[Diagnostic]] = field(default_factory=lambda: {})
-    scope: CheckerScope | None = None  # None: every file counts
+    scope: Scope | None = None  # None: every file counts
 
 
 @dataclass(frozen=True)
@@ -53,7 +52,7 @@ def plan_check(
     patch: PreparedPatch,
     graph: DependencyGraph,
     language: Language,
-    scope: CheckerScope | None = None,
+    scope: Scope | None = None,
 ) -> CheckPlan:
     """Choose the files to compare: the patched ones plus importers that may see a change.
 
@@ -63,7 +62,10 @@ def plan_check(
     reaching = [e.path for e in py if language.interface_changed(e.old_text, e.new_text)]
     deleted = {e.path for e in py if e.new_text is None}
     checked = {e.path for e in py if e.new_text is not None}
-    checked |= graph.importers(reaching) - deleted
+    if any(language.reaches_everything(e.path, e.old_text, e.new_text) for e in py):
+        checked |= graph.files() - deleted  # no import edge bounds it: the whole project
+    else:
+        checked |= graph.importers(reaching) - deleted
     if scope is None:
         return CheckPlan(py, tuple(sorted(checked)))
     patched = {e.path for e in py if e.new_text is not None}
@@ -89,7 +91,7 @@ async def _pull(
     real_prefix = str(ctx.shadow.root)
     result: dict[str, list[Diagnostic]] = {}
     for rel, task in tasks.items():
-        wire = [to_wire(raw, rel, ctx.language.normalize_message) for raw in task.result()]
+        wire = [to_wire(ctx.language.normalize(raw), rel) for raw in task.result()]
         result[rel] = [relocate(d, shadow_prefix, real_prefix) for d in wire if d is not None]
     return result
 

@@ -1,4 +1,4 @@
-"""One registered workspace: the bounded queue in front of its lock, ruff, watcher, writer lock.
+"""One registered workspace: the bounded queue in front of its lock, ruff, watcher.
 
 The lock that serialises checks on the workspace's checker is the workspace's own; the entry
 puts a queue in front of it: at most ``max_queue`` checks wait, more are ``busy``; a check's
@@ -7,7 +7,6 @@ deadline covers its wait.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import hashlib
 import os
@@ -44,7 +43,7 @@ class EntryStatistics:
 
 
 class Entry:
-    """One registered workspace: its lock and queue, ruff, watcher and writer lock."""
+    """One registered workspace: its lock and queue, ruff and watcher."""
 
     def __init__(
         self,
@@ -59,7 +58,6 @@ class Entry:
         self.limits = limits or ReplyLimits()
         self.watcher: WorkspaceWatcher | None = None
         self.ruff = Ruff(workspace.root, workspace.run_python)
-        self.write_lock = asyncio.Lock()  # one writer per workspace
         digest = hashlib.sha256(str(workspace.root).encode()).hexdigest()[:16]
         self.journal_key = digest
         self.root_id = dir_identity(workspace.root)

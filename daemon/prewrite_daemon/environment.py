@@ -174,7 +174,7 @@ def read_site_dirs(python: str) -> list[Path]:
     return list(dict.fromkeys(d.resolve() for d in dirs if d.is_dir()))
 
 
-def _digest_files(paths: list[Path]) -> str:
+def digest_files(paths: list[Path]) -> str:
     h = hashlib.sha256()
     for path in paths:
         try:
@@ -229,7 +229,7 @@ def fingerprint(
         interpreter = f"{python}: missing"
     return Fingerprint(
         (
-            ("config", _digest_files(graph)),
+            ("config", digest_files(graph)),
             ("interpreter", interpreter),
             ("packages", _digest_packages(dirs)),
             ("checker", checker_version),

@@ -85,8 +85,8 @@ class ImportGraph:
         for name in old_names:
             self._by_name[name].add(rel)
 
-    def files(self) -> Iterable[str]:
-        return self._imports.keys()
+    def files(self) -> set[str]:
+        return set(self._imports)
 
     def importers(self, rels: Iterable[str], transitive: bool = True) -> set[str]:
         """Files that import any of ``rels`` (transitively), excluding ``rels`` themselves."""

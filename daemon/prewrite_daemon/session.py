@@ -1,4 +1,8 @@
-"""The registry of warm workspaces, one per (root, interpreter), and their watchers.
+"""The registry of warm workspaces, one per (root, language, interpreter), and their watchers.
+
+A patch goes to the workspace of each language whose files it touches (by suffix and
+configuration file): a repository with Python and TypeScript gets a pyright and a TypeScript
+checker, and one patch across both is still one verdict (``merge_replies``).
 
 A workspace is registered synchronously before anything is awaited, so concurrent first
 requests share one checker instead of spawning two; its lock serialises checks on that checker
@@ -12,6 +16,7 @@ by reference (path and sha256) beyond a budget.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 import shutil
@@ -25,6 +30,7 @@ from prewrite.errors import (
     InvalidWorkspace,
     PrewriteError,
 )
+from prewrite.protocol import CheckReply
 from prewrite.trust import is_trusted
 from prewrite_daemon.apply import apply_patch, finish
 from prewrite_daemon.entry import DEFAULT_MAX_QUEUE, Entry
@@ -32,25 +38,27 @@ from prewrite_daemon.ladder.config import load_config
 from prewrite_daemon.ladder.record import VerdictRecord
 from prewrite_daemon.ladder.runner import Ladder, record_verdict
 from prewrite_daemon.languages.python import PYTHON
-from prewrite_daemon.limits import ReplyLimits, check_state_dir
+from prewrite_daemon.languages.typescript import TYPESCRIPT
+from prewrite_daemon.limits import Deadline, ReplyLimits, check_state_dir
 from prewrite_daemon.patch import resolve_root
 from prewrite_daemon.watcher import WorkspaceWatcher
 from prewrite_daemon.workspace import Workspace
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Generator
 
     from prewrite.protocol import (
         ApplyReply,
         ApplyRequest,
-        CheckReply,
         CheckRequest,
         FinishReply,
         FinishRequest,
         StatsReply,
         WorkspaceStatus,
     )
+    from prewrite_daemon.ladder.runner import TypeCheck
     from prewrite_daemon.languages.base import Language
+    from prewrite_daemon.patch import PreparedPatch
 
 log = logging.getLogger(__name__)
 
@@ -71,8 +79,45 @@ def resolve_python(root: Path, given: str | None) -> str:
     return found
 
 
-def _key(ws: Workspace) -> tuple[Path, str, bool]:
-    return (ws.root, ws.python, ws.trusted)
+LANGUAGES: tuple[Language, ...] = (PYTHON, TYPESCRIPT)
+Key = tuple[Path, str, str, bool]  # root, language, interpreter, trusted
+
+
+def _key(ws: Workspace) -> Key:
+    return (ws.root, ws.language.name, ws.python, ws.trusted)
+
+
+def languages_for(root: Path, paths: list[str]) -> list[Language]:
+    """The languages whose checkers judge a patch touching ``paths`` under ``root``.
+
+    A language claims its sources and its checker configuration, where it applies to the root.
+    A patch no language claims (a README) goes to the root's own: TypeScript where the root
+    has a tsconfig.json, else Python, as before there was a second language.
+    """
+    present = [lang for lang in LANGUAGES if lang.applies_to(root)]
+    claimed = [
+        lang for lang in present
+        if any(lang.is_source(p) or lang.is_checker_config(p) for p in paths)
+    ]  # fmt: skip
+    if claimed:
+        return claimed
+    return [TYPESCRIPT] if TYPESCRIPT in present else [PYTHON]
+
+
+def merge_replies(replies: list[tuple[str, CheckReply]]) -> CheckReply:
+    """One verdict from each language's: red if any is red, everything each one found."""
+    if len(replies) == 1:
+        return replies[0][1]
+    return CheckReply(
+        ok=all(r.ok for _, r in replies),
+        diagnostics=[d for _, r in replies for d in r.diagnostics],
+        checked_files=sorted({f for _, r in replies for f in r.checked_files}),
+        timings_ms={f"{name}.{k}": v for name, r in replies for k, v in r.timings_ms.items()},
+        generation=sum(r.generation for _, r in replies),
+        environment="+".join(r.environment for _, r in replies),
+        verified=[line for _, r in replies for line in r.verified],
+        not_verified=[line for _, r in replies for line in r.not_verified],
+    )
 
 
 class Registry:
@@ -96,42 +141,53 @@ class Registry:
         self.limits = limits or ReplyLimits()
         self.protected = (state_dir.resolve(), *(p.resolve() for p in protected))
         self.record = VerdictRecord(state_dir / "verdicts.sqlite3")
-        self._entries: dict[tuple[Path, str, bool], Entry] = {}  # LRU order, oldest first
+        self._entries: dict[Key, Entry] = {}  # LRU order, oldest first
         self.trusted = trusted or is_trusted
         self._releasing: set[Entry] = set()  # gone roots whose checker is being stopped
+        self._write_locks: dict[Path, asyncio.Lock] = {}
 
-    def entry(self, root: Path, python: str) -> Entry:
-        """The workspace of (root, interpreter, trust); trusting a root later makes a new one."""
+    def entry(self, root: Path, python: str, language: Language = PYTHON) -> Entry:
+        """The workspace of (root, language, interpreter, trust); trusting a root later makes
+        a new one."""
         trusted = self.trusted(root)
-        key = (root, python, trusted)
+        key = (root, language.name, python, trusted)
         entry = self._entries.pop(key, None)
         if entry is None:
-            digest = hashlib.sha256(f"{root}\0{python}\0{trusted}".encode()).hexdigest()[:16]
+            name = f"{root}\0{python}\0{trusted}"
+            if language is not PYTHON:  # Python's shadows keep the place they had
+                name += f"\0{language.name}"
+            digest = hashlib.sha256(name.encode()).hexdigest()[:16]
             shadow = self.state_dir / "shadows" / digest
-            workspace = Workspace(root, python, shadow, trusted, self.language_of(root))
+            workspace = Workspace(root, python, shadow, trusted, language)
             entry = Entry(workspace, self.state_dir, self.max_queue, self.limits)
         self._entries[key] = entry  # most recently used last
         return entry
 
-    def language_of(self, root: Path) -> Language:
-        """The language whose checker serves ``root`` (Python only, so far)."""
-        del root
-        return PYTHON
+    def entries_for(self, root: Path, python: str | None, paths: list[str]) -> list[Entry]:
+        """The entries that judge a patch touching ``paths``; Python's first (it runs the
+        disk rungs)."""
+        return [
+            self.entry(root, resolve_python(root, python), lang)
+            for lang in languages_for(root, paths)
+        ]
 
-    def workspace(self, root: str, python: str | None) -> Workspace:
+    def workspace(self, root: str, python: str | None, language: str = "python") -> Workspace:
         resolved = resolve_root(root)
-        return self.entry(resolved, resolve_python(resolved, python)).workspace
+        lang = next(lang for lang in LANGUAGES if lang.name == language)
+        return self.entry(resolved, resolve_python(resolved, python), lang).workspace
 
     async def check(self, request: CheckRequest) -> CheckReply:
         """Run the ladder on the request's patch; every verdict and refusal is recorded."""
         started = time.perf_counter()
         root = resolve_root(request.root)
         check_state_dir(self.state_dir)
-        entry = self.entry(root, resolve_python(root, request.python))
-        with entry.in_use():
-            await self._evict(keep=entry)
-            ladder = Ladder(root, load_config(root), entry.ruff, entry.typecheck, self.protected)
-            files = [c.path for c in request.changes]
+        files = [c.path for c in request.changes]
+        entries = self.entries_for(root, request.python, files)
+        entry = entries[0]
+        with _all_in_use(entries):
+            await self._evict(keep=entries)
+            typecheck = _typecheck(entries)
+            ladder = Ladder(root, load_config(root), entry.ruff, typecheck, self.protected)
             try:
                 reply = await entry.run_ladder(ladder, request)
             except PrewriteError as exc:
@@ -140,7 +196,8 @@ class Registry:
                 raise
             total = (time.perf_counter() - started) * 1000
             record_verdict(self.record, root, reply, None, ladder.reports, files, total)
-            self._start_watching(entry)
+            for each in entries:
+                self._start_watching(each)
         timings = {**reply.timings_ms, "total_ms": round(total, 1)}
         return msgspec.structs.replace(reply, timings_ms=timings)
 
@@ -149,15 +206,19 @@ class Registry:
         started = time.perf_counter()
         root = resolve_root(request.root)
         check_state_dir(self.state_dir)
-        entry = self.entry(root, resolve_python(root, request.python))
-        with entry.in_use():
-            await self._evict(keep=entry)
-            ladder = Ladder(root, load_config(root), entry.ruff, entry.typecheck, self.protected)
+        files = [c.path for c in request.changes]
+        entries = self.entries_for(root, request.python, files)
+        entry = entries[0]
+        with _all_in_use(entries):
+            await self._evict(keep=entries)
+            typecheck = _typecheck(entries)
+            ladder = Ladder(root, load_config(root), entry.ruff, typecheck, self.protected)
             journal = self.state_dir / "journal" / entry.journal_key
-            files = [c.path for c in request.changes]
             try:
-                async with entry.write_lock:
+                async with self._write_lock(root):
                     reply = await apply_patch(entry, request, ladder, journal)
+                    for other in entries[1:]:
+                        await other.sync()
             except PrewriteError as exc:
                 total = (time.perf_counter() - started) * 1000
                 record_verdict(self.record, root, None, exc, ladder.reports, files, total)
@@ -202,9 +263,13 @@ class Registry:
             self._releasing.discard(entry)
         log.info("released the workspace %s: its root was deleted or moved", ws.root)
 
-    async def _evict(self, keep: Entry) -> None:
+    def _write_lock(self, root: Path) -> asyncio.Lock:
+        """One writer per root, whichever languages its patches touch."""
+        return self._write_locks.setdefault(root, asyncio.Lock())
+
+    async def _evict(self, keep: list[Entry]) -> None:
         # Roots gone that no watcher reported (none runs, or it has not ticked yet).
-        for entry in [e for e in self._entries.values() if e is not keep and e.root_gone()]:
+        for entry in [e for e in self._entries.values() if e not in keep and e.root_gone()]:
             stats = entry.statistics()
             if stats.locked or stats.users:
                 continue  # whoever holds it gets invalid_workspace or its own error
@@ -212,9 +277,9 @@ class Registry:
                 await entry.watcher.stop()
             await self._release(entry)
         others = [
-            e for e in self._entries.values() if e is not keep and e.workspace.backend is not None
+            e for e in self._entries.values() if e not in keep and e.workspace.backend is not None
         ]
-        excess = len(others) + 1 - self.max_warm
+        excess = len(others) + len(keep) - self.max_warm
         for entry in others:
             if excess <= 0:
                 break
@@ -232,8 +297,8 @@ class Registry:
             await entry.watcher.stop()
         await entry.workspace.stop()
 
-    def watcher(self, root: Path, python: str) -> WorkspaceWatcher | None:
-        entry = self._entries.get((root, python, self.trusted(root)))
+    def watcher(self, root: Path, python: str, language: str = "python") -> WorkspaceWatcher | None:
+        entry = self._entries.get((root, language, python, self.trusted(root)))
         return entry.watcher if entry else None
 
     def statuses(self) -> list[WorkspaceStatus]:
@@ -243,3 +308,26 @@ class Registry:
         entries = [*self._entries.values(), *self._releasing]
         await asyncio.gather(*(self._stop_entry(e) for e in entries))
         self.record.close()
+
+
+@contextlib.contextmanager
+def _all_in_use(entries: list[Entry]) -> Generator[None]:
+    with contextlib.ExitStack() as stack:
+        for entry in entries:
+            stack.enter_context(entry.in_use())
+        yield
+
+
+def _typecheck(entries: list[Entry]) -> TypeCheck:
+    """The type-check rung over every language the patch touches, one after the other."""
+    if len(entries) == 1:
+        return entries[0].typecheck
+
+    async def each(patch: PreparedPatch, timeout_s: float) -> CheckReply:
+        deadline = Deadline(timeout_s)
+        replies = [
+            (e.workspace.language.name, await e.typecheck(patch, deadline.left())) for e in entries
+        ]
+        return merge_replies(replies)
+
+    return each

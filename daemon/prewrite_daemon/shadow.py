@@ -34,7 +34,6 @@ _SKIP_DIRS = frozenset({"__pycache__", "node_modules", "site-packages"})
 
 Stamp = tuple[int, int, int]  # mtime_ns, size, inode
 MAX_FILE_BYTES = 32 * 1024 * 1024  # larger files are not mirrored (pyright skips them too)
-_CONFIG_NAME = "pyrightconfig.json"  # at the root: generated, never copied
 _RECENT_NS = 3_000_000_000  # files modified within this window are compared by content
 
 
@@ -62,11 +61,22 @@ def skipped_dir(path: Path) -> bool:
 class ShadowTree:
     """A mirror of ``root`` under ``shadow_root``; ``files`` maps relative paths to stamps."""
 
-    def __init__(self, root: Path, shadow_root: Path, mirrors: Callable[[str], bool]) -> None:
-        """``mirrors``: whether a file of that name is copied (the language decides)."""
+    def __init__(
+        self,
+        root: Path,
+        shadow_root: Path,
+        mirrors: Callable[[str], bool],
+        config_name: str = "pyrightconfig.json",
+        links: dict[str, Path] | None = None,
+    ) -> None:
+        """``mirrors``: whether a file of that name is copied (the language decides);
+        ``config_name``: the root file the shadow generates, never copied; ``links``: root
+        entries linked to a real directory (``node_modules``, found where node finds it)."""
         self.root = root
         self.shadow_root = shadow_root
         self.mirrors = mirrors
+        self.config_name = config_name
+        self.extra_links = dict(links or {})
         self.files: dict[str, Stamp] = {}
         self.links: dict[str, str] = {}
         self.config_text: str | None = None  # the generated pyrightconfig.json
@@ -88,12 +98,14 @@ class ShadowTree:
         self.files = {}
         self.links = {}
         self._made_dirs = set()
+        for name, target in self.extra_links.items():
+            (self.shadow_root / name).symlink_to(target, target_is_directory=True)
         self.write_config()
         self.sync()
 
     def write_config(self) -> None:
         """Write the generated checker configuration (or remove a stale one)."""
-        target = self.shadow_root / _CONFIG_NAME
+        target = self.shadow_root / self.config_name
         if self.config_text is None:
             target.unlink(missing_ok=True)
         else:
@@ -267,7 +279,7 @@ class ShadowTree:
             elif entry.name not in _SKIP_DIRS:
                 stack.append(Path(entry.path))
             return
-        if not self.mirrors(entry.name) or (at_root and entry.name == _CONFIG_NAME):
+        if not self.mirrors(entry.name) or (at_root and entry.name == self.config_name):
             return
         st = entry.stat(follow_symlinks=False)
         if stat.S_ISREG(st.st_mode) and st.st_size <= MAX_FILE_BYTES:

@@ -26,10 +26,9 @@ from prewrite.protocol import Diagnostic, WorkspaceStatus
 from prewrite_daemon.backends.base import Backend, BackendState
 from prewrite_daemon.checker import CheckContext, run_check
 from prewrite_daemon.checker_config import disk_reader
-from prewrite_daemon.coldcheck import cold_base, run_cold_check
+from prewrite_daemon.coldcheck import ColdRun, cold_base, run_cold_check
 from prewrite_daemon.config_change import judge_both
-from prewrite_daemon.environment import Fingerprint, fingerprint, read_site_dirs, site_dirs
-from prewrite_daemon.layout import Layout, compute_layout, patched_reader
+from prewrite_daemon.layout import patched_reader
 from prewrite_daemon.limits import Deadline
 from prewrite_daemon.shadow import ShadowTree
 
@@ -37,7 +36,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from prewrite.protocol import CheckReply
-    from prewrite_daemon.languages.base import Language
+    from prewrite_daemon.environment import Fingerprint
+    from prewrite_daemon.languages.base import CheckerLayout, Language
     from prewrite_daemon.patch import PreparedPatch
 
 log = logging.getLogger(__name__)
@@ -61,8 +61,11 @@ class Workspace:
         inside = root in Path(os.path.abspath(python)).parents
         # An interpreter inside an untrusted root is read, never run (its .pth files are code).
         self.run_python: str | None = python if trusted or not inside else None
-        self.shadow = ShadowTree(root, shadow_root, self.language.is_mirrored)
-        self.graph = self.language.new_graph()
+        self.env = language.environment(root, python, self.run_python)
+        self.shadow = ShadowTree(
+            root, shadow_root, language.is_mirrored, language.config_name, self.env.links()
+        )
+        self.graph = self.language.new_graph(root, None)
         self.backend: Backend | None = None
         self.backend_env: Fingerprint | None = None
         self.base_cache: dict[str, list[Diagnostic]] = {}
@@ -76,25 +79,17 @@ class Workspace:
         self.before_answer: Callable[[], None] | None = None  # test hook
         self._crashes: list[float] = []
         self._backend_ran = False  # the current checker finished starting
-        self.site_dirs = site_dirs(python) if self.run_python else read_site_dirs(python)
-        self._checker_version = self.language.checker_version()
+        self.site_dirs = self.env.site_dirs
         self.library_events = 0  # in-place edits under the package dirs (the watcher counts)
-        self._seen_layout: Layout | None = None  # taken with the latest fingerprint
-        self.layout: Layout | None = None  # the layout the running checker was started with
+        self._seen_layout: CheckerLayout | None = None  # taken with the latest fingerprint
+        self.layout: CheckerLayout | None = None  # the layout the running checker started with
 
     def environment(self) -> Fingerprint:
         """The fingerprint now; the layout it covers is kept for the next checker start."""
-        layout = self._compute_layout()
+        layout = self.env.layout()
         self._seen_layout = layout
         outside = [*layout.outside, *self.shadow.outside_targets]
-        return fingerprint(
-            self.root, self.python, self.site_dirs, self._checker_version,
-            outside, self.library_events, self.language.is_graph_file,
-        )  # fmt: skip
-
-    def _compute_layout(self) -> Layout:
-        unrun = None if self.run_python else self.python
-        return compute_layout(self.root, self.site_dirs, disk_reader(self.root), unrun)
+        return self.env.fingerprint(outside, self.library_events)
 
     def watched_outside(self) -> list[Path]:
         """Directories outside the root whose sources the checker reads (for the watcher)."""
@@ -117,6 +112,8 @@ class Workspace:
             restarts=self.restarts,
             last_restart=self.last_restart,
             last_restart_reason=self.last_restart_reason,
+            language=self.language.name,
+            checker=self.env.checker,
         )
 
     async def check(self, patch: PreparedPatch, timeout_s: float) -> CheckReply:
@@ -174,9 +171,14 @@ class Workspace:
             self.language, self.shadow, self.graph, backend, self.base_cache, self.layout.scope
         )
         candidate = self._candidate_layout(patch)
-        if candidate is None:
-            return await run_check(ctx, patch, timeout_s)
         deadline = Deadline(timeout_s)
+        if candidate is None:
+            warm = await run_check(ctx, patch, timeout_s)
+            if not self.language.needs_cold(warm.diagnostics):
+                return warm
+            # The program as a whole decides (tsc reports no semantic error anywhere once
+            # any file has a syntax error): the cold CLI on the patched tree judges.
+            return await self._cold(patch, self.layout, deadline)
 
         async def before(rest: PreparedPatch) -> CheckReply:
             return await run_check(ctx, rest, deadline.left())
@@ -186,7 +188,7 @@ class Workspace:
 
         return await judge_both(self.root, self.language, patch, before, after)
 
-    def _candidate_layout(self, patch: PreparedPatch) -> Layout | None:
+    def _candidate_layout(self, patch: PreparedPatch) -> CheckerLayout | None:
         """The layout under the patch's checker settings, or None if it leaves them alone."""
         assert self.layout is not None
         if not any(self.language.is_checker_config(e.path) for e in patch.edits):
@@ -195,15 +197,18 @@ class Workspace:
         candidate = self.layout.with_config(self.root, read)
         return None if candidate.config == self.layout.config else candidate
 
-    async def _cold(self, patch: PreparedPatch, layout: Layout, deadline: Deadline) -> CheckReply:
+    async def _cold(
+        self, patch: PreparedPatch, layout: CheckerLayout, deadline: Deadline
+    ) -> CheckReply:
         if self.cold_base is None:
-            self.cold_base = await cold_base(
-                self.shadow, self.language, self.run_python, deadline.left()
-            )
+            self.cold_base = await cold_base(self.shadow, self._cold_cli, deadline.left())
         return await run_cold_check(
-            self.shadow, patch, self.language, self.run_python, self.cold_base, deadline,
-            (layout.config_text, layout.scope),
+            self.shadow, patch, self._cold_cli, self.cold_base, deadline,
+            (layout.config_text, layout.scope), self.language.is_source,
         )  # fmt: skip
+
+    def _cold_cli(self, tree: Path, timeout_s: float) -> ColdRun:
+        return self.language.cold_check(tree, self.env, self.run_python, timeout_s)
 
     def _verify_same_base(self, patch: PreparedPatch) -> None:
         """The shadow must hold exactly the bytes the patch was validated against."""
@@ -236,14 +241,14 @@ class Workspace:
         if self.backend is not None and not self.backend.exited:
             self.sync(self.backend)
             return
-        self.layout = self._compute_layout()
+        self.layout = self.env.layout()
         self.shadow.config_text = self.layout.config_text
         self.shadow.create()
         self._rebuild_graph()
         self._invalidate()
 
     def _rebuild_graph(self) -> None:
-        self.graph = self.language.new_graph()
+        self.graph = self.language.new_graph(self.root, self.layout)
         for rel in self.shadow.files:
             if self.language.is_source(rel):
                 self.graph.update(rel, self.shadow.read_text(rel))
@@ -277,13 +282,13 @@ class Workspace:
             self.last_restart_reason = reason
             log.info("restarting the checker of %s: %s", self.root, reason)
         self.resync_needed = False
-        self.layout = self._seen_layout or self._compute_layout()
+        self.layout = self._seen_layout or self.env.layout()
         self.shadow.config_text = self.layout.config_text
         # A fresh checker gets a fresh shadow: nothing of an earlier overlay can survive.
         self.shadow.create()
         self._rebuild_graph()
         self._invalidate()
-        backend = self.language.make_backend(self.shadow.shadow_root, self.run_python)
+        backend = self.language.make_backend(self.shadow.shadow_root, self.env, self.run_python)
         self.backend, self.backend_env = backend, env
         self._backend_ran = False
         await backend.start()

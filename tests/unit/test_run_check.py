@@ -66,7 +66,7 @@ def make_setup(
     root = root.resolve()
     shadow = ShadowTree(root, tmp_path / "shadow", PYTHON.is_mirrored)
     shadow.create()
-    graph = PYTHON.new_graph()
+    graph = PYTHON.new_graph(root, None)
     for rel, text in files.items():
         graph.update(rel, text)
     fake = FakeBackend(shadow.shadow_root)

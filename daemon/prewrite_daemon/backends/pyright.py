@@ -15,8 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from prewrite.errors import BackendFailed
+from prewrite_daemon.backends.base import RawDiagnostic
 from prewrite_daemon.backends.lsp_process import LspProcess
 from prewrite_daemon.backends.lsp_types import ServerQuirks
+from prewrite_daemon.process import run_captured
 
 
 def _python_language_id(path: str) -> str:
@@ -94,3 +96,40 @@ def make_pyright(root: Path, python: str | None) -> LspProcess:
 
     env = dict(os.environ, NODE_OPTIONS="--max-old-space-size=4096")
     return LspProcess(langserver_argv(), root, settings, env, PYRIGHT_QUIRKS)
+
+
+async def cold_pyright(
+    tree: Path, python: str | None, timeout_s: float
+) -> dict[str, list[RawDiagnostic]]:
+    """``pyright --outputjson`` on the project in ``tree``: diagnostics per tree-relative path.
+
+    ``python`` None: no interpreter is run; the tree's configuration names the venv. Files
+    outside the tree (libraries) are not the workspace's and are dropped.
+    """
+    argv = [*cli_argv(), "--outputjson", *(["--pythonpath", python] if python else [])]
+    code, out, err = await run_captured(argv, tree, None, timeout_s, "the cold pyright run")
+    try:
+        report: dict[str, Any] = json.loads(out)
+    except ValueError as exc:
+        tail = (err or out)[-500:]
+        raise BackendFailed(f"pyright exited {code} without a report: {tail}") from exc
+    results: dict[str, list[RawDiagnostic]] = {}
+    for item in report.get("generalDiagnostics", []):
+        try:
+            rel = Path(item["file"]).relative_to(tree).as_posix()
+        except (KeyError, ValueError):
+            continue
+        start, end = item["range"]["start"], item["range"]["end"]
+        results.setdefault(rel, []).append(
+            RawDiagnostic(
+                line=start["line"],
+                column=start["character"],
+                end_line=end["line"],
+                end_column=end["character"],
+                severity=item.get("severity", "error"),
+                rule=item.get("rule", ""),
+                message=item.get("message", ""),
+                source="Pyright",
+            )
+        )
+    return results

@@ -40,6 +40,9 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 DEFAULT_EXTENSIONS = frozenset({".py", ".pyi", ".toml", ".json"})
+# Verifiable in a TypeScript workspace (a tsconfig.json or jsconfig.json at the root); JavaScript
+# is judged only where the project's allowJs covers it, else the reply lists it as not judged.
+TS_EXTENSIONS = frozenset({".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"})
 DEFAULT_DENY = (
     ".github/*",
     ".gitlab-ci.yml",
@@ -157,7 +160,10 @@ def load_config(root: Path) -> LadderConfig:
             [ErrorDetail(f"known: {', '.join(sorted(known))}", "pyproject.toml")],
         )
     has_ruff = "ruff" in tool or any((root / name).is_file() for name in _RUFF_FILES)
-    extensions = _strings(table, "allow_extensions", tuple(sorted(DEFAULT_EXTENSIONS)))
+    defaults = DEFAULT_EXTENSIONS
+    if any((root / name).is_file() for name in ("tsconfig.json", "jsconfig.json")):
+        defaults = defaults | TS_EXTENSIONS
+    extensions = _strings(table, "allow_extensions", tuple(sorted(defaults)))
     return LadderConfig(
         format=_flag(table, "format", has_ruff),
         lint=_flag(table, "lint", True),

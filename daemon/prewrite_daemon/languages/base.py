@@ -1,9 +1,10 @@
 """What the core asks of a language: its files, its checker, its configuration, its graph.
 
-The workspace, the shadow, the overlay check and the cold path know nothing about Python or
-pyright: they ask the workspace's ``Language`` (the registry hands each workspace its own, as
-esbonio hands its children a client factory). A second language implements this Protocol; a fake
-one tests the core on its own.
+The workspace, the shadow, the overlay check and the cold path know nothing about Python,
+TypeScript, pyright or tsc: they ask the workspace's ``Language`` (the registry hands each
+workspace its own, as esbonio hands its children a client factory), and the language hands the
+workspace an ``Environment``: where the checker reads from outside the sources, and what must
+not move while a verdict is computed. A fake language tests the core on its own.
 """
 
 from __future__ import annotations
@@ -11,10 +12,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
     from pathlib import Path
 
-    from prewrite_daemon.backends.base import Backend
+    from prewrite.protocol import Diagnostic
+    from prewrite_daemon.backends.base import Backend, RawDiagnostic
+    from prewrite_daemon.environment import Fingerprint
 
 
 class DependencyGraph(Protocol):
@@ -28,9 +31,72 @@ class DependencyGraph(Protocol):
         """Files that depend on any of ``rels`` (transitively), ``rels`` excluded."""
         ...
 
+    def files(self) -> set[str]:
+        """Every file recorded (what "the whole project" means to a change that reaches all)."""
+        ...
+
+
+class Scope(Protocol):
+    def covers(self, rel: str) -> bool:
+        """Whether the project's cold checker reports diagnostics of the file ``rel``."""
+        ...
+
+
+class CheckerLayout(Protocol):
+    """The checker's settings and reach as one value, taken with the fingerprint."""
+
+    @property
+    def config(self) -> object:
+        """The effective settings; equal values check alike (compared, never read here)."""
+        ...
+
+    @property
+    def scope(self) -> Scope: ...
+
+    @property
+    def outside(self) -> tuple[Path, ...]:
+        """Directories outside the root the checker reads sources from (watched, stamped)."""
+        ...
+
+    @property
+    def config_text(self) -> str | None:
+        """The shadow's generated configuration file (``Language.config_name``), if any."""
+        ...
+
+    def with_config(self, root: Path, read: Callable[[str], str | None]) -> CheckerLayout:
+        """The same environment under the configuration ``read`` shows (a patch's candidate)."""
+        ...
+
+
+class Environment(Protocol):
+    """One workspace's setup outside its sources, as its language sees it."""
+
+    @property
+    def checker(self) -> str:
+        """The checker and its version ("pyright 1.1.414"): part of every fingerprint."""
+        ...
+
+    @property
+    def site_dirs(self) -> list[Path]:
+        """Package directories watched recursively (in-place edits count into ``libraries``)."""
+        ...
+
+    def layout(self) -> CheckerLayout:
+        """The layout as the disk has it now."""
+        ...
+
+    def fingerprint(self, outside: list[Path], libraries: int) -> Fingerprint:
+        """Everything outside the sources that can change a verdict, now."""
+        ...
+
+    def links(self) -> dict[str, Path]:
+        """Root entries the shadow links rather than copies (a venv, ``node_modules``)."""
+        ...
+
 
 class Language(Protocol):
-    name: str  # "python": the wire's and the registry's name for it
+    name: str  # "python", "typescript": how replies, logs and the registry name it
+    config_name: str  # the root file of the shadow that ``CheckerLayout.config_text`` writes
 
     def is_source(self, rel: str) -> bool:
         """A file the checker checks (``.py``/``.pyi`` for Python)."""
@@ -41,29 +107,42 @@ class Language(Protocol):
         ...
 
     def is_checker_config(self, rel: str) -> bool:
-        """A root file holding the checker's settings (a patch to it may take the cold path)."""
+        """A file holding the checker's settings (a patch to it may take the cold path)."""
         ...
 
-    def is_graph_file(self, rel: str) -> bool:
-        """A root file whose change can move the dependency graph (fingerprinted)."""
+    def applies_to(self, root: Path) -> bool:
+        """Whether ``root`` is a workspace of this language at all."""
         ...
 
-    def checker_version(self) -> str: ...
-
-    def make_backend(self, root: Path, python: str | None) -> Backend:
-        """A warm checker over the tree at ``root``; ``python`` None: run no interpreter."""
+    def environment(self, root: Path, python: str, run_python: str | None) -> Environment:
+        """``run_python`` None: nothing of the workspace may be run (an untrusted root)."""
         ...
 
-    def cold_argv(self, python: str | None) -> list[str]:
-        """The cold CLI (the oracle) reporting JSON for the project in its working directory."""
+    def make_backend(self, shadow_root: Path, env: Environment, run_python: str | None) -> Backend:
+        """A warm checker over the shadow tree."""
         ...
 
-    def new_graph(self) -> DependencyGraph: ...
+    async def cold_check(
+        self, tree: Path, env: Environment, run_python: str | None, timeout_s: float
+    ) -> dict[str, list[RawDiagnostic]]:
+        """The cold CLI (the oracle) on ``tree``: diagnostics per root-relative path."""
+        ...
+
+    def new_graph(self, root: Path, layout: CheckerLayout | None) -> DependencyGraph: ...
 
     def interface_changed(self, old: str | None, new: str | None) -> bool:
         """Whether importers can see a difference between two texts of one module."""
         ...
 
-    def normalize_message(self, message: str) -> str:
-        """The server's message as the cold CLI prints it."""
+    def reaches_everything(self, rel: str, old: str | None, new: str | None) -> bool:
+        """Whether a change to ``rel`` can reach files with no import edge to it."""
+        ...
+
+    def needs_cold(self, introduced: list[Diagnostic]) -> bool:
+        """Whether a warm verdict with these new diagnostics must be redone by the cold CLI
+        (what they say depends on the whole program in a way the warm checker cannot show)."""
+        ...
+
+    def normalize(self, raw: RawDiagnostic) -> RawDiagnostic:
+        """The server's diagnostic as the cold CLI prints it (message, rule)."""
         ...

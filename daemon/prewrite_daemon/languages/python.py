@@ -1,25 +1,60 @@
-"""Python, checked by pyright: the one language so far."""
+"""Python, checked by pyright: sources, configuration, installed packages, import graph."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from prewrite_daemon.backends.pyright import checker_version, cli_argv, make_pyright
-from prewrite_daemon.checker_config import CONFIG_FILES
-from prewrite_daemon.environment import is_graph_file
+from prewrite_daemon.backends.pyright import checker_version, cold_pyright, make_pyright
+from prewrite_daemon.checker_config import CONFIG_FILES, JSON_CONFIG, disk_reader
+from prewrite_daemon.environment import (
+    Fingerprint,
+    fingerprint,
+    is_graph_file,
+    read_site_dirs,
+    site_dirs,
+)
 from prewrite_daemon.imports import ImportGraph, interface_changed
+from prewrite_daemon.layout import Layout, compute_layout
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from prewrite_daemon.backends.base import Backend
+    from prewrite.protocol import Diagnostic
+    from prewrite_daemon.backends.base import Backend, RawDiagnostic
+    from prewrite_daemon.languages.base import CheckerLayout, Environment
 
 SOURCE_SUFFIXES = (".py", ".pyi")
 MIRRORED_NAMES = frozenset({"py.typed", "pyproject.toml", "pyrightconfig.json"})
 
 
+@dataclass
+class PythonEnvironment:
+    """The interpreter's package dirs (asked of it, or read from disk when it may not run)."""
+
+    root: Path
+    python: str
+    run_python: str | None
+    site_dirs: list[Path]
+    checker: str
+
+    def layout(self) -> Layout:
+        unrun = None if self.run_python else self.python
+        return compute_layout(self.root, self.site_dirs, disk_reader(self.root), unrun)
+
+    def fingerprint(self, outside: list[Path], libraries: int) -> Fingerprint:
+        return fingerprint(
+            self.root, self.python, self.site_dirs, self.checker, outside, libraries,
+            is_graph_file,
+        )  # fmt: skip
+
+    def links(self) -> dict[str, Path]:
+        return {}  # a venv at the root is linked by the shadow itself
+
+
 class PythonLanguage:
     name = "python"
+    config_name = JSON_CONFIG
 
     def is_source(self, rel: str) -> bool:
         return rel.endswith(SOURCE_SUFFIXES)
@@ -30,23 +65,42 @@ class PythonLanguage:
     def is_checker_config(self, rel: str) -> bool:
         return rel in CONFIG_FILES
 
-    def is_graph_file(self, rel: str) -> bool:
-        return is_graph_file(rel)
+    def applies_to(self, root: Path) -> bool:
+        del root
+        return True  # any tree may hold Python; pyright starts only when a patch needs it
 
-    def checker_version(self) -> str:
-        return checker_version()
+    def environment(self, root: Path, python: str, run_python: str | None) -> PythonEnvironment:
+        dirs = site_dirs(python) if run_python else read_site_dirs(python)
+        return PythonEnvironment(root, python, run_python, dirs, checker_version())
 
-    def make_backend(self, root: Path, python: str | None) -> Backend:
-        return make_pyright(root, python)
+    def make_backend(self, shadow_root: Path, env: Environment, run_python: str | None) -> Backend:
+        del env
+        return make_pyright(shadow_root, run_python)
 
-    def cold_argv(self, python: str | None) -> list[str]:
-        return [*cli_argv(), "--outputjson", *(["--pythonpath", python] if python else [])]
+    async def cold_check(
+        self, tree: Path, env: Environment, run_python: str | None, timeout_s: float
+    ) -> dict[str, list[RawDiagnostic]]:
+        del env
+        return await cold_pyright(tree, run_python, timeout_s)
 
-    def new_graph(self) -> ImportGraph:
+    def new_graph(self, root: Path, layout: CheckerLayout | None) -> ImportGraph:
+        del root, layout
         return ImportGraph()
 
     def interface_changed(self, old: str | None, new: str | None) -> bool:
         return interface_changed(old, new)
+
+    def reaches_everything(self, rel: str, old: str | None, new: str | None) -> bool:
+        del rel, old, new
+        return False  # Python reaches other modules only through imports (the graph)
+
+    def needs_cold(self, introduced: list[Diagnostic]) -> bool:
+        del introduced
+        return False  # pyright reports every file's diagnostics on their own
+
+    def normalize(self, raw: RawDiagnostic) -> RawDiagnostic:
+        message = self.normalize_message(raw.message)
+        return raw if message == raw.message else replace(raw, message=message)
 
     def normalize_message(self, message: str) -> str:
         """pyright's language server indents message details with NBSP; the CLI does not."""

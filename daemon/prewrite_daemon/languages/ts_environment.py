@@ -1,0 +1,175 @@
+"""A TypeScript workspace's setup: its tsconfig chain, its TypeScript, its ``node_modules``.
+
+The fingerprint covers what can change a TypeScript verdict without a source file changing:
+``tsconfig.json``/``jsconfig.json`` and every file of its ``extends`` chain (inside or outside the
+root), ``package.json`` and the lockfiles, the installed packages (each top-level package's
+``package.json`` stamp, ``@scope`` packages included, and npm's own ``.package-lock.json``: an
+install, removal or upgrade moves them), node, and the TypeScript version.
+
+The shadow's ``tsconfig.json`` is the workspace's with ``extends`` and ``references`` that leave
+the root made absolute, so they still name the real files from the shadow's place.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+import json5
+
+from prewrite_daemon.backends.pyright import node_executable
+from prewrite_daemon.backends.typescript import find_typescript
+from prewrite_daemon.checker_config import disk_reader
+from prewrite_daemon.environment import Fingerprint, digest_files, digest_trees
+from prewrite_daemon.languages.ts_scope import TsScope
+from prewrite_daemon.languages.tsconfig import TsConfig, load_tsconfig
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from prewrite_daemon.backends.typescript import TypeScript
+
+TSCONFIG = "tsconfig.json"
+JSCONFIG = "jsconfig.json"
+LOCKFILES = ("package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock")
+GRAPH_FILES = frozenset({"package.json", TSCONFIG, JSCONFIG, *LOCKFILES})
+
+
+def is_ts_graph_file(rel: str) -> bool:
+    """Root files whose change can move a TypeScript program (fingerprinted)."""
+    name = rel.rsplit("/", 1)[-1]
+    return rel in GRAPH_FILES or (name.startswith("tsconfig") and name.endswith(".json"))
+
+
+@dataclass(frozen=True)
+class TsLayout:
+    root: Path
+    config: TsConfig | None
+    scope: TsScope
+    outside: tuple[Path, ...]  # directories outside the root holding chain configs
+    config_text: str | None  # the shadow's tsconfig.json (None: the root has none)
+
+    def with_config(self, root: Path, read: Callable[[str], str | None]) -> TsLayout:
+        return load_layout(root, read)
+
+
+def load_layout(root: Path, read: Callable[[str], str | None]) -> TsLayout:
+    config = load_tsconfig(root, read)
+    chain = config.chain if config is not None else ()
+    outside = tuple(
+        dict.fromkeys(p.parent for p in chain if root not in p.parents and p.parent != root)
+    )
+    text = read(TSCONFIG)
+    shadow_text = None if text is None else _absolute_outside(text, root)
+    return TsLayout(root, config, TsScope(config, root), outside, shadow_text)
+
+
+def _absolute_outside(text: str, root: Path) -> str:
+    """The root tsconfig with relative ``extends``/``references`` that leave the root made
+    absolute; unchanged (verbatim, comments kept) when none does or it cannot be parsed."""
+    try:
+        data = json5.loads(text)
+    except ValueError:
+        return text
+    if not isinstance(data, dict):
+        return text
+    config = cast("dict[str, Any]", data)
+    changed = False
+
+    def fix(value: object) -> object:
+        nonlocal changed
+        if isinstance(value, str) and value.startswith((".", "..")):
+            target = os.path.normpath(root / value)
+            if not (target == str(root) or target.startswith(f"{root}{os.sep}")):
+                changed = True
+                return target
+        return value
+
+    extends = config.get("extends")
+    if isinstance(extends, list):
+        config["extends"] = [fix(v) for v in cast("list[object]", extends)]
+    elif extends is not None:
+        config["extends"] = fix(extends)
+    refs = config.get("references")
+    if isinstance(refs, list):
+        for ref in cast("list[object]", refs):
+            if isinstance(ref, dict):
+                entry = cast("dict[str, object]", ref)
+                entry["path"] = fix(entry.get("path"))
+    return json.dumps(config, indent=2) if changed else text
+
+
+def digest_node_modules(node_modules: Path | None) -> str:
+    """Installed packages: every top-level (and ``@scope``) package's manifest stamp."""
+    h = hashlib.sha256()
+    if node_modules is None:
+        return "none"
+    for directory in (node_modules, *_scopes(node_modules)):
+        try:
+            names = sorted(e.name for e in os.scandir(directory) if not e.name.startswith("@"))
+        except OSError:
+            h.update(f"{directory}: unreadable\n".encode())
+            continue
+        for name in names:
+            manifest = directory / name / ("" if name.startswith(".") else "package.json")
+            try:
+                st = manifest.stat()
+            except OSError:
+                st = None
+            stamp = f"{st.st_mtime_ns}:{st.st_size}:{st.st_ino}" if st else "-"
+            h.update(f"{directory.name}/{name}:{stamp}\n".encode())
+    return h.hexdigest()[:16]
+
+
+def _scopes(node_modules: Path) -> list[Path]:
+    try:
+        return sorted(Path(e.path) for e in os.scandir(node_modules) if e.name.startswith("@"))
+    except OSError:
+        return []
+
+
+@dataclass
+class TsEnvironment:
+    root: Path
+    ts: TypeScript
+    node_modules: Path | None
+
+    @property
+    def checker(self) -> str:
+        return self.ts.label
+
+    @property
+    def site_dirs(self) -> list[Path]:
+        return []  # node_modules is stamped per package, not watched file by file
+
+    def layout(self) -> TsLayout:
+        return load_layout(self.root, disk_reader(self.root))
+
+    def fingerprint(self, outside: list[Path], libraries: int) -> Fingerprint:
+        self.ts = find_typescript(self.root)  # an upgrade in place: the next checker uses it
+        layout = self.layout()
+        graph = sorted(p for p in self.root.iterdir() if p.is_file() and is_ts_graph_file(p.name))
+        chain = list(layout.config.chain) if layout.config is not None else []
+        try:
+            node = os.path.realpath(node_executable())
+            st = os.stat(node)
+            interpreter = f"{node}:{st.st_mtime_ns}:{st.st_size}"
+        except OSError as exc:
+            interpreter = f"node: {exc}"
+        return Fingerprint(
+            (
+                ("config", digest_files([*graph, *chain])),
+                ("interpreter", interpreter),
+                ("packages", digest_node_modules(self.node_modules)),
+                ("checker", f"{self.ts.label} at {self.ts.package}"),
+                ("outside", digest_trees(outside)),
+                ("libraries", str(libraries)),
+            )
+        )
+
+    def links(self) -> dict[str, Path]:
+        return {"node_modules": self.node_modules} if self.node_modules else {}

@@ -1,0 +1,98 @@
+"""TypeScript (and JavaScript checked by it): sources, tsconfig, node_modules, the import graph.
+
+A root with a ``tsconfig.json`` (or ``jsconfig.json``) is a TypeScript workspace. Its checker is
+the workspace's own TypeScript (``backends/typescript.py``). Which files a change can reach is
+the import graph under TypeScript's module resolution (``ts_graph.py``); a change that can reach
+files with no import edge (a ``.d.ts``, a script file, ``declare global``, module augmentation)
+re-checks the whole project. Diagnostics carry TypeScript's code as the rule, ``TS2345``, as
+``tsc`` prints it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import TYPE_CHECKING
+
+from prewrite_daemon.backends.typescript import (
+    cold_tsc,
+    find_typescript,
+    make_typescript_backend,
+    nearest_node_modules,
+)
+from prewrite_daemon.languages.ts_environment import (
+    JSCONFIG,
+    TSCONFIG,
+    TsEnvironment,
+    TsLayout,
+)
+from prewrite_daemon.languages.ts_graph import TsImportGraph, reaches_everything
+from prewrite_daemon.languages.ts_scope import SOURCE_SUFFIXES
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from prewrite.protocol import Diagnostic
+    from prewrite_daemon.backends.base import Backend, RawDiagnostic
+    from prewrite_daemon.languages.base import CheckerLayout, Environment
+
+MIRRORED_NAMES = frozenset({"package.json"})
+_SYNTAX = re.compile(r"TS1\d{3}")
+
+
+class TypeScriptLanguage:
+    name = "typescript"
+    config_name = TSCONFIG
+
+    def is_source(self, rel: str) -> bool:
+        return rel.endswith(SOURCE_SUFFIXES)
+
+    def is_mirrored(self, name: str) -> bool:
+        # .json: tsconfig chains, resolveJsonModule imports, package.json "exports"/"types".
+        return name.endswith((*SOURCE_SUFFIXES, ".json")) or name in MIRRORED_NAMES
+
+    def is_checker_config(self, rel: str) -> bool:
+        name = rel.rsplit("/", 1)[-1]
+        return rel == JSCONFIG or (name.startswith("tsconfig") and name.endswith(".json"))
+
+    def applies_to(self, root: Path) -> bool:
+        return (root / TSCONFIG).is_file() or (root / JSCONFIG).is_file()
+
+    def environment(self, root: Path, python: str, run_python: str | None) -> TsEnvironment:
+        del python, run_python  # TypeScript runs no interpreter of the workspace
+        return TsEnvironment(root, find_typescript(root), nearest_node_modules(root))
+
+    def make_backend(self, shadow_root: Path, env: Environment, run_python: str | None) -> Backend:
+        del run_python
+        assert isinstance(env, TsEnvironment)
+        return make_typescript_backend(env.ts, shadow_root)
+
+    async def cold_check(
+        self, tree: Path, env: Environment, run_python: str | None, timeout_s: float
+    ) -> dict[str, list[RawDiagnostic]]:
+        del run_python
+        assert isinstance(env, TsEnvironment)
+        project = TSCONFIG if (tree / TSCONFIG).is_file() else JSCONFIG
+        return await cold_tsc(env.ts, tree, project, timeout_s)
+
+    def new_graph(self, root: Path, layout: CheckerLayout | None) -> TsImportGraph:
+        return TsImportGraph(layout.config if isinstance(layout, TsLayout) else None, root)
+
+    def interface_changed(self, old: str | None, new: str | None) -> bool:
+        return old != new  # no TypeScript interface extraction yet: any change may reach
+
+    def reaches_everything(self, rel: str, old: str | None, new: str | None) -> bool:
+        return any(reaches_everything(rel, text) for text in (old, new) if text is not None)
+
+    def needs_cold(self, introduced: list[Diagnostic]) -> bool:
+        """A new syntax error (TS1xxx): tsc then reports only syntax errors, program-wide."""
+        return any(_SYNTAX.fullmatch(d.rule) for d in introduced)
+
+    def normalize(self, raw: RawDiagnostic) -> RawDiagnostic:
+        """Servers report the bare code (``2345``); tsc prints ``TS2345``."""
+        if raw.rule.isdigit():
+            return dataclasses.replace(raw, rule=f"TS{raw.rule}")
+        return raw
+
+
+TYPESCRIPT = TypeScriptLanguage()
