@@ -60,6 +60,15 @@ class TsFile:
     lines: tuple[str, ...]  # without line ends
     newline: str
 
+    @classmethod
+    def parse(cls, path: str, data: bytes) -> TsFile:
+        text = data.decode("utf-8")
+        newline = "\r\n" if "\r\n" in text else "\n"
+        lines = text.split(newline)
+        if text.endswith(newline):
+            lines.pop()
+        return cls(path, tuple(lines), newline)
+
     @property
     def text(self) -> str:
         return self.newline.join(self.lines) + self.newline
@@ -91,13 +100,7 @@ class TsIndex:
                 p == "node_modules" or p.startswith(".") for p in rel.parts
             ):
                 continue
-            text = file.read_bytes().decode("utf-8")
-            newline = "\r\n" if "\r\n" in text else "\n"
-            self.files[rel.as_posix()] = TsFile(
-                rel.as_posix(),
-                tuple(text.split(newline)[:-1] if text.endswith(newline) else text.split(newline)),
-                newline,
-            )
+            self.files[rel.as_posix()] = TsFile.parse(rel.as_posix(), file.read_bytes())
         self.imports = {p: self._imports(f) for p, f in self.files.items()}
         declared = [h for f in self.files.values() for h in _headers(f)]
         names = [h.name for h in declared]
