@@ -155,3 +155,26 @@ def test_a_workspace_without_typescript_is_told_the_fix(client: Client, tmp_path
     (tmp_path / "a.ts").write_text("export const a = 1;\n")
     with pytest.raises(InvalidWorkspace, match="npm install"):
         client.check(tmp_path, [change_file(tmp_path, "a.ts", "export const a = 2;\n")])
+
+
+def test_one_patch_across_python_and_typescript_is_one_verdict(
+    client: Client, tmp_path: Path, python_exe: str
+) -> None:
+    """Each file goes to its own warm checker; the verdict carries what both found."""
+    root = make_ts_repo(tmp_path / "mixed", 7)
+    (root / "tools").mkdir()
+    (root / "tools" / "gen.py").write_text("def count() -> int:\n    return 1\n")
+    ts = (root / "src/index.ts").read_text() + "export const wrong: string = d;\n"
+    py = "def count() -> int:\n    return 'one'\n"
+    patch = [change_file(root, "src/index.ts", ts), change_file(root, "tools/gen.py", py)]
+    reply = client.check(root, patch, python=python_exe, timeout_s=120)
+    assert not reply.ok
+    assert sorted((d.path, d.rule) for d in reply.diagnostics) == [
+        ("src/index.ts", "TS2322"),
+        ("tools/gen.py", "reportReturnType"),
+    ]
+    assert {"src/index.ts", "tools/gen.py"} <= set(reply.checked_files)
+    languages = {w.language for w in client.status().workspaces if w.root == str(root)}
+    assert languages == {"python", "typescript"}
+    green = [change_file(root, "tools/gen.py", "def count() -> int:\n    return 2\n")]
+    assert client.check(root, green, python=python_exe, timeout_s=120).ok
