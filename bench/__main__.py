@@ -14,6 +14,11 @@ repo instead, with 3 runs (the smoke test's mode). Per workload, a fixed seeded 
 Warm runs stop early (after 3) once a patch kind has taken 15 s, so that interface changes on
 the large workload fit the time budget. Outputs: results.json, results.md and results.png under
 bench/results/ (or --out).
+
+TypeScript (``bench.ts_bench``): rxjs and mobx (``ts-rxjs``, ``ts-mobx``), each with every
+TypeScript installed (5.9.3 via tsserver, 7.0.2 via tsc --lsp): cold ``tsc --noEmit`` vs the
+daemon's warm check on a 1-file body edit and an interface change. Part of the full run unless
+``--no-typescript``; ``--quick`` measures it only when named in ``--workloads``.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ from bench import measure, peer, rungs
 from bench.chart import write_chart
 from bench.patches import SEED, generate
 from bench.report import write
+from bench.ts_bench import TS_CATALOGUE, TS_DEFAULT, run_ts_workload
 from bench.workloads import CATALOGUE, FULL, QUICK, prepare, stage
 from prewrite_daemon.backends.pyright import checker_version
 
@@ -57,20 +63,23 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--runs", type=int, help="warm runs per patch (default 10, quick 3)")
     parser.add_argument(
         "--workloads",
-        help=f"comma-separated, from {', '.join(CATALOGUE)} (default: {','.join(FULL)})",
+        help=f"comma-separated, from {', '.join([*CATALOGUE, *TS_CATALOGUE])} "
+        f"(default: {','.join([*FULL, *TS_DEFAULT])})",
     )
     parser.add_argument("--seed", type=int, default=SEED, help=f"patch seed (default {SEED})")
     parser.add_argument("--out", type=Path, default=RESULTS, help="output dir (bench/results)")
     parser.add_argument("--no-dmypy", action="store_true", help="skip the dmypy peer")
+    parser.add_argument("--no-typescript", action="store_true", help="skip the TypeScript section")
     args = parser.parse_args(argv)
     if args.workloads:
         names = tuple(n.strip() for n in args.workloads.split(",") if n.strip())
     else:
-        names = QUICK if args.quick else FULL
-    unknown = [n for n in names if n not in CATALOGUE]
+        names = QUICK if args.quick else (*FULL, *TS_DEFAULT)
+    unknown = [n for n in names if n not in CATALOGUE and n not in TS_CATALOGUE]
     if unknown:
         parser.error(f"unknown workload(s): {', '.join(unknown)}")
-    args.names = names
+    args.names = tuple(n for n in names if n in CATALOGUE)
+    args.ts_names = () if args.no_typescript else tuple(n for n in names if n in TS_CATALOGUE)
     args.runs = args.runs or (3 if args.quick else 10)
     if args.runs < 1:
         parser.error("--runs must be at least 1")
@@ -154,6 +163,9 @@ def main(argv: list[str] | None = None) -> int:
         "load_start": _load(),
         "workloads": [],
     }
+    ts_results: list[dict[str, Any]] = []
+    if args.ts_names:
+        results["typescript"] = ts_results
     # A short private dir: the daemon's socket path must fit in sun_path (108 bytes).
     tmp = Path(tempfile.mkdtemp(prefix="pwb-", dir="/tmp"))
     os.environ["PREWRITE_RUNTIME_DIR"] = str(tmp / "run")  # nothing reaches the user's daemon
@@ -167,6 +179,8 @@ def main(argv: list[str] | None = None) -> int:
                 results["workloads"].append(
                     {"name": name, "label": name, "files": 0, "patches": [], "errors": [error]}
                 )
+        for name in args.ts_names:
+            ts_results.append(run_ts_workload(name, args.runs, args.quick, tmp))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     results["load_end"] = _load()
@@ -176,7 +190,8 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print(md_path.read_text())
     print(f"written: {json_path}, {md_path}, {png_path} ({results['runtime_s']:.0f} s)")
-    failed = [w["name"] for w in results["workloads"] if w.get("errors")]
+    failed = [w["name"] for w in [*results["workloads"], *results.get("typescript", [])]
+              if w.get("errors")]  # fmt: skip
     if failed:
         print(f"phases failed in: {', '.join(failed)} (see results.md)", file=sys.stderr)
     return 1 if failed else 0
