@@ -7,14 +7,16 @@ workspace's ``node_modules/typescript``, are judged by the daemon, which never w
 ``introduced`` rule. For every patch the multisets of (path, rule, severity, message) must be
 equal, and the daemon's ``ok`` must say "no new error" exactly when the oracle's set has none.
 
-``test_oracle_judges_generated_patches_both_ways`` needs no daemon: it checks that the generated
-patches and the oracle give both verdicts, so the daemon comparison cannot pass vacuously.
+Both verdicts must be well represented, and the kinds that cannot be red (or green) on any tree
+must not be, so the comparison cannot pass vacuously. With TypeScript 5 only, a diagnostic whose
+message renders a union in another member order than cold tsc is tolerated (``_order_dependent``).
 """
 
 from __future__ import annotations
 
+import json
+import re
 import shutil
-from collections import Counter
 from typing import TYPE_CHECKING
 
 import pytest
@@ -67,18 +69,66 @@ def _red(diagnostics: list[Diagnostic]) -> bool:
     return any(d.severity == "error" for d in diagnostics)
 
 
+def _major(workload: TsWorkload) -> int:
+    version = json.loads((workload.ts_dir / "package.json").read_text())["version"]
+    return int(str(version).split(".", 1)[0])
+
+
+_QUOTED = re.compile(r"'([^'\n]*)'")
+
+
+def _rendering(message: str) -> tuple[str, frozenset[str]]:
+    """A message's skeleton (quoted parts blanked) and the set of type names it quotes, each
+    union split into its members."""
+    names = {m.strip() for q in _QUOTED.findall(message) for m in q.split(" | ")}
+    return _QUOTED.sub("''", message), frozenset(names)
+
+
+def _order_dependent(
+    ours: list[Diagnostic], theirs: list[Diagnostic]
+) -> list[tuple[Diagnostic, Diagnostic]]:
+    """Pairs at one position whose messages differ only in how a union is rendered.
+
+    TypeScript 5 orders a union's members by internal type ids, which follow the order types
+    were first created: a warm tsserver that has checked other files first prints
+    ``'Reaction | Atom'`` (and names ``Reaction`` as the first member missing a property) where a
+    cold tsc prints ``'Atom | Reaction'``. Same error, same place, same types; TypeScript 7
+    orders unions deterministically and gets no tolerance.
+    """
+    pairs: list[tuple[Diagnostic, Diagnostic]] = []
+    left = list(theirs)
+    for d in ours:
+        match = next(
+            (
+                t for t in left
+                if (t.path, t.line, t.column, t.rule, t.severity)
+                == (d.path, d.line, d.column, d.rule, d.severity)
+                and _rendering(t.message) == _rendering(d.message)
+            ),
+            None,
+        )  # fmt: skip
+        if match is not None:
+            left.remove(match)
+            pairs.append((d, match))
+    return pairs
+
+
 def _compare(
     client: Client, workload: TsWorkload, oracle: TsColdOracle, patch: GeneratedPatch, scratch: Path
-) -> tuple[bool, Disagreement | None]:
-    """Judge ``patch`` both ways; returns the oracle's "red" verdict and any disagreement."""
+) -> tuple[bool, Disagreement | None, int]:
+    """Judge ``patch`` both ways: the oracle's "red" verdict, any disagreement, and how many
+    diagnostics matched only up to union order (TypeScript 5 only)."""
     reply = client.check(workload.root, patch.changes, timeout_s=300)
     daemon = normalize_paths(reply.diagnostics, workload.root)
     cold = _judge_cold(workload, oracle, patch, scratch)
     red = _red(cold)
     only_daemon, only_oracle = surplus(daemon, cold), surplus(cold, daemon)
+    tolerated = _order_dependent(only_daemon, only_oracle) if _major(workload) == 5 else []
+    only_daemon = [d for d in only_daemon if all(d is not a for a, _ in tolerated)]
+    only_oracle = [d for d in only_oracle if all(d is not b for _, b in tolerated)]
     if only_daemon or only_oracle or reply.ok == red:
-        return red, Disagreement(patch, only_daemon, only_oracle, reply.ok)
-    return red, None
+        return red, Disagreement(patch, only_daemon, only_oracle, reply.ok), len(tolerated)
+    return red, None, len(tolerated)
 
 
 def _patches(workload: TsWorkload, oracle: TsColdOracle) -> list[GeneratedPatch]:
@@ -95,10 +145,13 @@ def test_daemon_matches_cold_tsc_on_generated_patches(
     oracle = TsColdOracle(workload.root, workload.ts_dir)
     patches = _patches(workload, oracle)
     disagreements: list[Disagreement] = []
-    verdicts: Counter[str] = Counter()
+    verdicts: dict[str, bool] = {}
+    tolerated = 0
     for n, patch in enumerate(patches):
-        red, disagreement = _compare(client, workload, oracle, patch, tmp_path / f"case-{n}")
-        verdicts["red" if red else "green"] += 1
+        case = tmp_path / f"case-{n}"
+        red, disagreement, reordered = _compare(client, workload, oracle, patch, case)
+        verdicts[patch.name] = red
+        tolerated += reordered
         if disagreement is not None:
             disagreements.append(disagreement)
 
@@ -106,18 +159,9 @@ def test_daemon_matches_cold_tsc_on_generated_patches(
     assert not disagreements, (
         f"{len(disagreements)} of {len(patches)} patches judged differently:\n{report}"
     )
+    print(f"{workload.name} ts{_major(workload)}: {len(patches)} patches, {tolerated} "
+          "diagnostic(s) equal up to union order")  # fmt: skip
     # A daemon (or oracle) that always answers green or always red must not pass.
-    assert verdicts["red"] >= MIN_EACH_VERDICT, verdicts
-    assert verdicts["green"] >= MIN_EACH_VERDICT, verdicts
-
-
-@pytest.mark.timeout(900)
-def test_oracle_judges_generated_patches_both_ways(workload: TsWorkload, tmp_path: Path) -> None:
-    """The oracle alone: green kinds stay green, and both verdicts are well represented."""
-    oracle = TsColdOracle(workload.root, workload.ts_dir)
-    verdicts: dict[str, bool] = {}
-    for n, patch in enumerate(_patches(workload, oracle)):
-        verdicts[patch.name] = _red(_judge_cold(workload, oracle, patch, tmp_path / f"case-{n}"))
     reds = sorted(name for name, red in verdicts.items() if red)
     greens = sorted(name for name, red in verdicts.items() if not red)
     assert len(reds) >= MIN_EACH_VERDICT, greens

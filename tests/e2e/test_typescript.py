@@ -178,3 +178,27 @@ def test_one_patch_across_python_and_typescript_is_one_verdict(
     assert languages == {"python", "typescript"}
     green = [change_file(root, "tools/gen.py", "def count() -> int:\n    return 2\n")]
     assert client.check(root, green, python=python_exe, timeout_s=120).ok
+
+
+@pytest.mark.parametrize("major", MAJORS, ids=lambda m: f"ts{m}")
+def test_a_base_config_outside_the_root_is_followed_and_watched(
+    client: Client, tmp_path: Path, major: int
+) -> None:
+    """``extends: "../shared/base.json"`` resolves from the shadow too, and an edit of that
+    file behind the daemon's back is never answered from the old settings."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    base = shared / "base.json"
+    base.write_text(json.dumps({"compilerOptions": {"strict": True, "noUnusedLocals": False}}))
+    root = make_ts_repo(tmp_path / "app", major)
+    config = {"extends": "../shared/base.json", "compilerOptions": {"noEmit": True,
+              "target": "es2022", "module": "nodenext"}, "include": ["src"]}  # fmt: skip
+    (root / "tsconfig.json").write_text(json.dumps(config))
+    patch = [new_file("src/unused.ts", UNUSED_LOCAL.format(name="f"))]
+    for oracle_dir in ("before", "after"):  # the oracle's copy sees the same ../shared
+        (tmp_path / oracle_dir).mkdir()
+        (tmp_path / oracle_dir / "shared").symlink_to(shared, target_is_directory=True)
+    assert check(client, root, patch, tmp_path / "before").ok
+    base.write_text(json.dumps({"compilerOptions": {"strict": True, "noUnusedLocals": True}}))
+    after = check(client, root, patch, tmp_path / "after")
+    assert [d.rule for d in after.diagnostics] == ["TS6133"]
