@@ -45,8 +45,17 @@ def test_body_edit_is_green(client: Client, repo: Path, tmp_path: Path) -> None:
     text = (repo / "src/geometry.ts").read_text().replace("Math.hypot(", "Math.hypot(0 + ")
     reply = check(client, repo, [change_file(repo, "src/geometry.ts", text)], tmp_path)
     assert reply.ok, reply.diagnostics
-    assert "src/geometry.ts" in reply.checked_files
-    assert "src/index.ts" in reply.checked_files  # an importer is re-checked
+    # distance() declares its return type: no importer can see its body
+    assert reply.checked_files == ["src/geometry.ts"]
+
+
+def test_an_edit_importers_can_see_rechecks_them(
+    client: Client, repo: Path, tmp_path: Path
+) -> None:
+    text = (repo / "src/geometry.ts").read_text() + "export const unit = 1;\n"
+    reply = check(client, repo, [change_file(repo, "src/geometry.ts", text)], tmp_path)
+    assert reply.ok, reply.diagnostics
+    assert {"src/geometry.ts", "src/index.ts", "src/shapes/index.ts"} <= set(reply.checked_files)
 
 
 def test_signature_change_breaks_an_importer(client: Client, repo: Path, tmp_path: Path) -> None:

@@ -393,3 +393,27 @@ def test_every_edge_tsc_resolves_is_in_the_graph(tmp_path: Path) -> None:
     assert len(edges) >= 12
     for importer, imported in edges:
         assert importer in graph.importers([imported], transitive=False), (importer, imported)
+
+
+# --- comments -------------------------------------------------------------------------------
+
+
+def test_jsdoc_examples_in_typescript_are_not_dependencies(tmp_path: Path) -> None:
+    """rxjs's JSDoc examples import 'rxjs' itself: in .ts files they are only comments."""
+    (tmp_path / "package.json").write_text('{"name": "rxjs"}')
+    doc = """\
+        /**
+         * ```ts
+         * import { of } from 'rxjs';
+         * ```
+         */
+        // import { map } from './map';
+        /* import './gone' */ import { real } from './real';
+        const glob = "src/**/*.ts"; export const lazy = () => import('./lazy');
+        """
+    graph = graph_of(tmp_path, {"op.ts": doc, "op.js": doc})
+    assert direct(graph, "map.ts") == {"op.js"}  # JS: JSDoc types are real under checkJs
+    assert direct(graph, "other.ts") == {"op.js"}  # the self-reference reaches all, in JS only
+    assert direct(graph, "real.ts") == {"op.ts", "op.js"}
+    assert direct(graph, "lazy.ts") == {"op.ts", "op.js"}
+    assert "op.ts" not in direct(graph, "gone.ts")

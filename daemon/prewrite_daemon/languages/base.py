@@ -130,8 +130,8 @@ class Language(Protocol):
 
     def new_graph(self, root: Path, layout: CheckerLayout | None) -> DependencyGraph: ...
 
-    def interface_changed(self, old: str | None, new: str | None) -> bool:
-        """Whether importers can see a difference between two texts of one module."""
+    def interface_changed(self, rel: str, old: str | None, new: str | None) -> bool:
+        """Whether importers can see a difference between two texts of the module ``rel``."""
         ...
 
     def reaches_everything(self, rel: str, old: str | None, new: str | None) -> bool:

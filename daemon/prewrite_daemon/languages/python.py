@@ -87,7 +87,8 @@ class PythonLanguage:
         del root, layout
         return ImportGraph()
 
-    def interface_changed(self, old: str | None, new: str | None) -> bool:
+    def interface_changed(self, rel: str, old: str | None, new: str | None) -> bool:
+        del rel
         return interface_changed(old, new)
 
     def reaches_everything(self, rel: str, old: str | None, new: str | None) -> bool:

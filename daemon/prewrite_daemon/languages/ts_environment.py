@@ -132,11 +132,29 @@ def _scopes(node_modules: Path) -> list[Path]:
         return []
 
 
+def _read(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
+def _stamp(path: Path) -> tuple[int, int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size, st.st_ino)
+
+
 @dataclass
 class TsEnvironment:
     root: Path
     ts: TypeScript
     node_modules: Path | None
+    # The layout last read and the stamps it was read under: re-parsing a JSONC chain twice
+    # per check cost more than the check of a body edit.
+    _cached: tuple[tuple[object, ...], TsLayout] | None = None
 
     @property
     def checker(self) -> str:
@@ -147,7 +165,25 @@ class TsEnvironment:
         return []  # node_modules is stamped per package, not watched file by file
 
     def layout(self) -> TsLayout:
-        return load_layout(self.root, disk_reader(self.root))
+        """The layout on disk now; re-read only when a file it came from (or could come from:
+        the root's config names, the installed packages' directory) was touched."""
+        if self._cached is not None:
+            key, layout = self._cached
+            if key == self._layout_key(layout):
+                return layout
+        layout = load_layout(self.root, disk_reader(self.root))
+        self._cached = (self._layout_key(layout), layout)
+        return layout
+
+    def _layout_key(self, layout: TsLayout) -> tuple[object, ...]:
+        """The configs' bytes (a rewrite within one mtime tick still counts) and the stamps of
+        the installed packages' directory (an ``extends`` may name a package)."""
+        chain = layout.config.chain if layout.config is not None else ()
+        configs = [self.root / TSCONFIG, self.root / JSCONFIG, *chain]
+        key: list[object] = [(str(p), _read(p)) for p in configs]
+        if self.node_modules is not None:
+            key += [_stamp(self.node_modules), _stamp(self.node_modules / ".package-lock.json")]
+        return tuple(key)
 
     def fingerprint(self, outside: list[Path], libraries: int) -> Fingerprint:
         self.ts = find_typescript(self.root)  # an upgrade in place: the next checker uses it

@@ -27,6 +27,7 @@ from prewrite_daemon.languages.ts_environment import (
     TsLayout,
 )
 from prewrite_daemon.languages.ts_graph import TsImportGraph, reaches_everything
+from prewrite_daemon.languages.ts_interface import interface_changed
 from prewrite_daemon.languages.ts_scope import SOURCE_SUFFIXES
 
 if TYPE_CHECKING:
@@ -78,8 +79,8 @@ class TypeScriptLanguage:
     def new_graph(self, root: Path, layout: CheckerLayout | None) -> TsImportGraph:
         return TsImportGraph(layout.config if isinstance(layout, TsLayout) else None, root)
 
-    def interface_changed(self, old: str | None, new: str | None) -> bool:
-        return old != new  # no TypeScript interface extraction yet: any change may reach
+    def interface_changed(self, rel: str, old: str | None, new: str | None) -> bool:
+        return interface_changed(rel, old, new)
 
     def reaches_everything(self, rel: str, old: str | None, new: str | None) -> bool:
         return any(reaches_everything(rel, text) for text in (old, new) if text is not None)
