@@ -46,8 +46,10 @@ def edit(old: str, new: str) -> str:
         edit("s.trim()", "s.trim().toLowerCase()"),
         edit("return 1;", "return 2;"),
         edit("return this.size * 2;", "return this.size + this.size;"),
+        edit("export class Box", "// a comment\n\nexport   class Box"),
+        BASE + "\n// trailing comment\n",
     ],
-    ids=["function", "arrow", "getter", "method"],
+    ids=["function", "arrow", "getter", "method", "comment-whitespace", "trailing-comment"],
 )
 def test_a_body_behind_a_declared_return_type_is_not_an_interface_change(new: str) -> None:
     assert not interface_changed("src/a.ts", BASE, new)
@@ -61,14 +63,17 @@ def test_a_body_behind_a_declared_return_type_is_not_an_interface_change(new: st
         edit("a: number): number {", "a: number, b = 0): number {"),
         edit("): number {\n    return 1;", "): string {\n    return '1';"),
         edit('"./helper.js"', '"./other.js"'),
-        edit("export class Box", "// a comment\nexport class Box"),
         BASE + "export const added = 1;\n",
         edit("return helper(a) + 1;", "return helper(a) +;"),  # unparsable: count as changed
     ],
-    ids=["inferred", "constructor", "param", "return-type", "import", "comment", "added", "error"],
+    ids=["inferred", "constructor", "param", "return-type", "import", "added", "error"],
 )
 def test_anything_else_is(new: str) -> None:
     assert interface_changed("src/a.ts", BASE, new)
+
+
+def test_a_triple_slash_directive_counts() -> None:
+    assert interface_changed("src/a.ts", BASE, '/// <reference types="node" />\n' + BASE)
 
 
 def test_new_deleted_javascript_and_declarations_always_count() -> None:

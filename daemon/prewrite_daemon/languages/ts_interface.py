@@ -1,14 +1,14 @@
-"""Whether importers can see a change to a TypeScript module: its text with annotated bodies out.
+"""Whether importers can see a change to a TypeScript module: its syntax without free bodies.
 
 The body of a function, method, accessor or arrow function that declares its return type cannot
 change what any other file sees of it: the signature is the type, and in a ``.ts`` file nothing
-in a body declares anything outside it. So two texts of a module whose *skeletons* — the source
-with each such body replaced by ``{}`` — are equal look the same to every importer, and only the
-module itself needs re-checking. Everything else counts as a change: an unannotated function
-(its return type is inferred from the body), a constructor (TypeScript infers property types
-from assignments in it), class fields, comments and whitespace outside those bodies, JavaScript
-files (JSDoc and ``this.x =`` declare types there), and any text the parser (tree-sitter's
-TypeScript grammar) does not fully understand.
+in a body declares anything outside it. So two texts of a module whose *skeletons* — the syntax
+tree without comments and without such bodies — are equal look the same to every importer, and
+only the module itself needs re-checking. Everything else counts as a change: an unannotated
+function (its return type is inferred from the body), a constructor (TypeScript infers property
+types from assignments in it), class fields, JavaScript files (JSDoc and ``this.x =`` declare
+types there), declaration files, and any text the parser (tree-sitter's TypeScript grammar)
+does not fully understand.
 """
 
 from __future__ import annotations
@@ -43,32 +43,37 @@ def _parser(tsx: bool) -> tree_sitter.Parser:
     return tree_sitter.Parser(tree_sitter.Language(grammar))
 
 
-def skeleton(text: str, tsx: bool = False) -> bytes | None:
-    """The module as importers see it, or None if the parser found an error."""
+def skeleton(text: str, tsx: bool = False) -> tuple[str, ...] | None:
+    """The module as importers see it — its syntax tree as a sequence of node types and leaf
+    texts, without comments and with free bodies as ``{}`` — or None if the parser found an
+    error. Comparing trees, not bytes, makes whitespace and comment edits no change; triple-slash
+    directives are kept (they act on the whole program)."""
     data = text.encode("utf-8")
     root = _parser(tsx).parse(data).root_node
     if root.has_error:
         return None
-    bodies: list[tuple[int, int]] = []
+    out: list[str] = []
     stack = [root]
     while stack:
         node = stack.pop()
+        if node.type == "comment":
+            if data[node.start_byte : node.start_byte + 3] == b"///":
+                out.append(data[node.start_byte : node.end_byte].decode("utf-8", "replace"))
+            continue
+        out.append(node.type)
         body = node.child_by_field_name("body")
         if (
             node.type in _FUNCTION_LIKE
             and body is not None
             and node.child_by_field_name("return_type") is not None
         ):
-            bodies.append((body.start_byte, body.end_byte))
-            continue  # nested functions are inside the blanked body
-        stack.extend(node.children)
-    out = bytearray()
-    at = 0
-    for start, end in sorted(bodies):
-        out += data[at:start] + b"{}"
-        at = end
-    out += data[at:]
-    return bytes(out)
+            # everything but the body; nested functions are inside the body
+            stack.extend(reversed([c for c in node.children if c.id != body.id]))
+            continue
+        if node.child_count == 0:
+            out.append(data[node.start_byte : node.end_byte].decode("utf-8", "replace"))
+        stack.extend(reversed(node.children))
+    return tuple(out)
 
 
 def interface_changed(rel: str, old: str | None, new: str | None) -> bool:
