@@ -266,7 +266,7 @@ class ShadowTree:
             if at_root and _is_venv(Path(entry.path)):
                 self._link_venv(entry.name)
             return
-        rel = Path(entry.path).relative_to(self.root).as_posix()
+        rel = entry.path[len(str(self.root)) + 1 :]  # scandir joins with "/": a POSIX path
         if entry.is_symlink():
             target = self._link_target(entry, rel)
             if target is not None:
