@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
 from typing import TYPE_CHECKING
 
 from prewrite.errors import BackendFailed, CheckTimeout
+from prewrite_daemon.backends.child import signal_group
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -33,10 +33,7 @@ async def run_captured(
         raise CheckTimeout(f"{what} took longer than {timeout_s:.1f}s") from exc
     finally:
         if proc.returncode is None:
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+            signal_group(proc.pid, signal.SIGKILL)
             await proc.wait()
     assert proc.returncode is not None
     return proc.returncode, out.decode(errors="replace"), err.decode(errors="replace")

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import signal
 import threading
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -24,6 +23,7 @@ from pygls.lsp.client import LanguageClient
 
 from prewrite.errors import BackendFailed, CheckTimeout
 from prewrite_daemon.backends.base import BackendState, FileEvent, RawDiagnostic
+from prewrite_daemon.backends.child import Child
 from prewrite_daemon.backends.lsp_types import (
     EVENT_KIND,
     Published,
@@ -42,15 +42,15 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 SERVER_CANCELLED = -32802
-REAP_S = 5.0
 
 
 class LspProcess:
     """A language server over stdio, its diagnostics delivered as ``quirks`` says.
 
-    ``state`` is the lifecycle's one truth and ``exited`` is derived from it. ``_gone`` is not a
-    second one: it is the wake-up for pending calls, set when the child exits or its output can
-    no longer be read, while ``state`` says whether that was expected (a stop) or a failure.
+    ``state`` is the lifecycle's one truth and ``exited`` is derived from it. The ``Child``'s
+    ``gone`` is not a second one: it is the wake-up for pending calls, set when the child exits
+    or its output can no longer be read, while ``state`` says whether that was expected (a stop)
+    or a failure.
     """
 
     def __init__(
@@ -67,12 +67,9 @@ class LspProcess:
         self._settings = settings
         self._env = env
         self.state = BackendState.EXITED
-        self._proc: asyncio.subprocess.Process | None = None
+        self._child = Child("the language server", self._on_lost)
         self._client = LanguageClient("prewrite", "0")
         self._stop_reading = threading.Event()
-        self._tasks: list[asyncio.Task[None]] = []
-        self._gone = asyncio.Event()  # the child exited or became unusable: wake pending calls
-        self._lost_reason = "it has not been started"
         self._pull_registered = asyncio.Event()
         self._versions: dict[str, int] = {}
         self._sent = 0  # notifications sent: a push older than the last one may be stale
@@ -82,7 +79,7 @@ class LspProcess:
 
     @property
     def pid(self) -> int | None:
-        return self._proc.pid if self._proc else None
+        return self._child.pid
 
     @property
     def exited(self) -> bool:
@@ -93,29 +90,8 @@ class LspProcess:
     async def start(self, timeout_s: float = 60.0) -> None:
         self.state = BackendState.STARTING
         try:
-            self._proc = await asyncio.create_subprocess_exec(
-                *self.argv,
-                stdin=asyncio.subprocess.PIPE,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE,
-                cwd=self.root,
-                env=self._env,
-                start_new_session=True,
-            )
-        except OSError as exc:
-            self.state = BackendState.ERRORED
-            raise BackendFailed(f"cannot start {self.argv[0]}: {exc}") from exc
-        proc = self._proc
-        assert proc.stdin
-        assert proc.stdout
-        assert proc.stderr
-        self._client.protocol.set_writer(proc.stdin)
-        self._tasks = [
-            asyncio.create_task(self._read_loop(proc.stdout)),
-            asyncio.create_task(self._drain_stderr(proc.stderr)),
-            asyncio.create_task(self._watch_exit(proc)),
-        ]
-        try:
+            stdin = await self._child.spawn(self.argv, self.root, self._env, self._read_loop)
+            self._client.protocol.set_writer(stdin)
             init = self._client.initialize_async(self._initialize_params())
             result = await self._call(init, timeout_s)
             self._client.initialized(lsp.InitializedParams())
@@ -127,7 +103,7 @@ class LspProcess:
                 raise BackendFailed(f"the language server did not start: {exc}") from exc
             raise
         self.state = BackendState.RUNNING
-        log.info("language server pid %s running on %s", proc.pid, self.root)
+        log.info("language server pid %s running on %s", self.pid, self.root)
 
     async def _wait_diagnostics_offered(
         self, result: lsp.InitializeResult, timeout_s: float
@@ -135,7 +111,7 @@ class LspProcess:
         """Started means: diagnostics can reach us the way the quirks say they will."""
         match self.quirks.pull:
             case "dynamic":
-                await self._wait(self._pull_registered.wait(), timeout_s, "pull diagnostics")
+                await self._child.wait(self._pull_registered.wait(), timeout_s, "pull diagnostics")
             case "static":
                 if result.capabilities.diagnostic_provider is None:
                     raise BackendFailed("the language server offers no pull diagnostics")
@@ -149,30 +125,15 @@ class LspProcess:
         session to shut down and would not exit on its own: it gets SIGTERM at once, so a
         cancelled start ends within its deadline, not ``grace_s`` later.
         """
-        proc = self._proc
         was_running = self.state is BackendState.RUNNING
         self.state = BackendState.EXITED  # an exit from here on is expected, not a crash
-        if proc is not None and proc.returncode is None:
-            if was_running:
-                try:
-                    await self._call(self._client.shutdown_async(None), grace_s)
-                    self._client.exit(None)
-                    await asyncio.wait_for(proc.wait(), grace_s)
-                except (BackendFailed, CheckTimeout, TimeoutError, OSError):
-                    pass
-            for sig in (signal.SIGTERM, signal.SIGKILL):
-                if proc.returncode is not None:
-                    break
-                _signal_group(proc.pid, sig)
-                try:
-                    await asyncio.wait_for(proc.wait(), grace_s)
-                except TimeoutError:
-                    continue
+
+        async def shutdown() -> None:
+            await self._call(self._client.shutdown_async(None), grace_s)
+            self._client.exit(None)
+
+        await self._child.stop(shutdown if was_running else None, grace_s)
         self._stop_reading.set()
-        for task in self._tasks:
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
-        self._tasks = []
         self.state = BackendState.EXITED
 
     # --- documents ------------------------------------------------------------------------------
@@ -259,7 +220,7 @@ class LspProcess:
             raise BackendFailed(f"{path} is not open: a push server reports open documents only")
         epoch = self._sent
         what = f"diagnostics published for version {version} of {path}"
-        return await self._wait(self._wait_published(path, version, epoch), timeout_s, what)
+        return await self._child.wait(self._wait_published(path, version, epoch), timeout_s, what)
 
     async def _wait_published(self, path: str, version: int, epoch: int) -> list[RawDiagnostic]:
         while True:
@@ -271,42 +232,24 @@ class LspProcess:
     # --- internals ------------------------------------------------------------------------------
 
     def _notify(self, send: Callable[[], None]) -> None:
-        if self.state is not BackendState.RUNNING or self._proc is None:
+        if self.state is not BackendState.RUNNING:
             raise self._not_running()
-        if self._proc.returncode is not None:  # exited, and the watcher has not run yet
+        if not self._child.alive:  # exited, and the watcher has not run yet
             raise BackendFailed("the language server is not running")
         send()
         self._sent += 1
 
     def _not_running(self) -> BackendFailed:
         return BackendFailed(
-            f"the language server is not running ({self.state.value}: {self._lost_reason})"
+            f"the language server is not running ({self.state.value}: {self._child.lost_reason})"
         )
 
     async def _call(self, awaitable: Awaitable[T], timeout_s: float) -> T:
         """Await a request's reply; server errors become ``BackendFailed``."""
         try:
-            return await self._wait(awaitable, timeout_s, "a reply")
+            return await self._child.wait(awaitable, timeout_s, "a reply")
         except JsonRpcException as exc:
             raise BackendFailed(f"language server error {exc.code}: {exc.message}") from exc
-
-    async def _wait(self, awaitable: Awaitable[T], timeout_s: float, what: str) -> T:
-        """Await ``awaitable`` unless the child exits first or the deadline passes."""
-        task = asyncio.ensure_future(awaitable)
-        exited = asyncio.ensure_future(self._gone.wait())
-        try:
-            done, _ = await asyncio.wait(
-                {task, exited}, timeout=timeout_s, return_when=asyncio.FIRST_COMPLETED
-            )
-        finally:
-            exited.cancel()
-        if task in done:
-            return task.result()
-        task.cancel()
-        if exited in done:
-            await self._reap(REAP_S)  # report the failure once the child is really gone
-            raise BackendFailed(f"the language server failed ({self._lost_reason}) before {what}")
-        raise CheckTimeout(f"no {what} from the language server within {timeout_s:.1f}s")
 
     async def _read_loop(self, stdout: asyncio.StreamReader) -> None:
         try:
@@ -319,42 +262,16 @@ class LspProcess:
             )
         except (ValueError, OSError, asyncio.LimitOverrunError) as exc:
             log.error("cannot read the language server's output: %s", exc)
-            if not self._stop_reading.is_set():
-                self._lose("its output can no longer be read")
+            self._child.lose("its output can no longer be read")
             return
-        if not self._stop_reading.is_set():
-            self._lose("it exited or closed its output")
+        self._child.lose("it exited or closed its output")
 
-    async def _reap(self, timeout_s: float) -> None:
-        proc = self._proc
-        if proc is None or proc.returncode is not None:
-            return
-        try:
-            await asyncio.wait_for(asyncio.shield(proc.wait()), timeout_s)
-        except TimeoutError:
-            log.warning("language server pid %s not reaped within %.0fs", proc.pid, timeout_s)
-
-    def _lose(self, reason: str) -> None:
-        """The child exited or is unusable: fail every pending call now and kill it.
-
-        Unless a stop is under way (state EXITED), this is a failure: ERRORED.
-        """
-        self._lost_reason = reason
-        if self.state is not BackendState.EXITED:
-            self.state = BackendState.ERRORED
-        self._gone.set()
-        if self._proc is not None and self._proc.returncode is None:
-            _signal_group(self._proc.pid, signal.SIGKILL)
-
-    async def _drain_stderr(self, stderr: asyncio.StreamReader) -> None:
-        while line := await stderr.readline():
-            log.info("[server stderr] %s", line.decode(errors="replace").rstrip())
-
-    async def _watch_exit(self, proc: asyncio.subprocess.Process) -> None:
-        code = await proc.wait()
-        if self.state is not BackendState.EXITED:
-            log.warning("language server pid %s exited with code %s", proc.pid, code)
-        self._lose(f"it exited with code {code}")
+    def _on_lost(self, _reason: str) -> bool:
+        """Unless a stop is under way (state EXITED), losing the child is a failure: ERRORED."""
+        if self.state is BackendState.EXITED:
+            return False
+        self.state = BackendState.ERRORED
+        return True
 
     def _initialize_params(self) -> lsp.InitializeParams:
         # Pull (announced as the quirks expect) or push with versions, never both: a server able
@@ -439,10 +356,3 @@ def _plain(handler: Callable[[Any], object]) -> Callable[[Any], object]:
         return handler(params)
 
     return call
-
-
-def _signal_group(pid: int, sig: signal.Signals) -> None:
-    try:
-        os.killpg(pid, sig)
-    except ProcessLookupError:
-        pass

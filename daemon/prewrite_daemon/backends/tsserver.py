@@ -1,9 +1,10 @@
 """TypeScript 5.x/6.x through its own ``tsserver`` (it has no LSP server): a ``Backend``.
 
-The supervision is ``lsp_process``'s: ``state`` is the one truth, a deadline on every call,
-every pending call failed the moment the child exits or its output turns to garbage, a staged
-stop, stderr drained into the log, foreign exceptions translated at the edge. The protocol
-itself (framing, positions, diagnostics, the watcher table) lives in ``tsserver_wire``.
+The supervision is ``child``'s, as for ``lsp_process``: ``state`` is the one truth, a deadline
+on every call, every pending call failed the moment the child exits or its output turns to
+garbage, a staged stop, stderr drained into the log, foreign exceptions translated at the edge.
+The protocol itself (framing, positions, diagnostics, the watcher table) lives in
+``tsserver_wire``.
 
 Freshness rests on one property of tsserver: it handles stdin requests in order, so document
 and watch changes written before a diagnostics request are seen by it. Requests without an
@@ -16,11 +17,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import signal
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from prewrite.errors import BackendFailed, CheckTimeout
 from prewrite_daemon.backends.base import BackendState, FileEvent, RawDiagnostic
+from prewrite_daemon.backends.child import Child
 from prewrite_daemon.backends.tsserver_wire import (
     GarbledOutput,
     Message,
@@ -35,21 +36,17 @@ from prewrite_daemon.backends.tsserver_wire import (
 from prewrite_daemon.backends.tsserver_wire import tsserver_argv as tsserver_argv
 
 if TYPE_CHECKING:
-    from collections.abc import Awaitable
     from pathlib import Path
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
-
-REAP_S = 5.0
 
 
 class TsServerProcess:
     """One tsserver over stdio, checking the documents opened in it against the tree at ``root``.
 
-    Pending calls are futures by request seq; they are failed with ``BackendFailed`` the moment
-    the child exits or its output cannot be read, and ``state`` says whether that was expected
-    (a stop: EXITED) or a failure (ERRORED).
+    Pending calls are futures by request seq, awaited through the ``Child``: they fail with
+    ``BackendFailed`` the moment the child exits or its output cannot be read, and ``state``
+    says whether that was expected (a stop: EXITED) or a failure (ERRORED).
     """
 
     def __init__(self, argv: list[str], root: Path, env: dict[str, str] | None) -> None:
@@ -57,9 +54,8 @@ class TsServerProcess:
         self.root = root
         self._env = env
         self.state = BackendState.EXITED
-        self._proc: asyncio.subprocess.Process | None = None
-        self._tasks: list[asyncio.Task[None]] = []
-        self._lost_reason = "it has not been started"
+        self._child = Child("tsserver", self._on_lost)
+        self._stdin: asyncio.StreamWriter | None = None
         self._seq = 0
         self._pending: dict[int, asyncio.Future[Message]] = {}
         self._unawaited: dict[int, str] = {}  # seq -> command, for replies nobody awaits
@@ -71,7 +67,7 @@ class TsServerProcess:
 
     @property
     def pid(self) -> int | None:
-        return self._proc.pid if self._proc else None
+        return self._child.pid
 
     @property
     def exited(self) -> bool:
@@ -83,28 +79,9 @@ class TsServerProcess:
         """Spawn tsserver; running once it has answered ``configure``."""
         self.state = BackendState.STARTING
         try:
-            self._proc = proc = await asyncio.create_subprocess_exec(
-                *self.argv,
-                stdin=asyncio.subprocess.PIPE,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE,
-                cwd=self.root,
-                env=self._env,
-                start_new_session=True,
-            )
-        except OSError as exc:
-            self.state = BackendState.ERRORED
-            raise BackendFailed(f"cannot start {self.argv[0]}: {exc}") from exc
-        assert proc.stdout
-        assert proc.stderr
-        self._tasks = [
-            asyncio.create_task(self._read_loop(proc.stdout)),
-            asyncio.create_task(self._drain_stderr(proc.stderr)),
-            asyncio.create_task(self._watch_exit(proc)),
-        ]
-        try:
+            self._stdin = await self._child.spawn(self.argv, self.root, self._env, self._read_loop)
             configure: Message = {"hostInfo": "prewrite", "preferences": {}}
-            await self._within(self._request("configure", configure), timeout_s, "configure")
+            await self._child.wait(self._request("configure", configure), timeout_s, "configure")
         except BaseException as exc:
             await self.stop()
             self.state = BackendState.ERRORED
@@ -112,33 +89,17 @@ class TsServerProcess:
                 raise BackendFailed(f"tsserver did not start: {exc}") from exc
             raise
         self.state = BackendState.RUNNING
-        log.info("tsserver pid %s running on %s", proc.pid, self.root)
+        log.info("tsserver pid %s running on %s", self.pid, self.root)
 
     async def stop(self, grace_s: float = 2.0) -> None:
         """Staged stop: the ``exit`` request, then SIGTERM, then SIGKILL to the process group."""
-        proc = self._proc
         was_running = self.state is BackendState.RUNNING
         self.state = BackendState.EXITED  # an exit from here on is expected, not a crash
-        if proc is not None and proc.returncode is None:
-            if was_running:
-                try:
-                    self._write("exit", None)
-                    await asyncio.wait_for(proc.wait(), grace_s)
-                except (BackendFailed, TimeoutError):
-                    pass
-            for sig in (signal.SIGTERM, signal.SIGKILL):
-                if proc.returncode is not None:
-                    break
-                _signal_group(proc.pid, sig)
-                try:
-                    await asyncio.wait_for(proc.wait(), grace_s)
-                except TimeoutError:
-                    continue
-        for task in self._tasks:
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
-        self._tasks = []
-        self._fail_pending("it was stopped")
+
+        async def exit_request() -> None:
+            self._write("exit", None)
+
+        await self._child.stop(exit_request if was_running else None, grace_s)
         self.state = BackendState.EXITED
 
     # --- documents ------------------------------------------------------------------------------
@@ -203,7 +164,8 @@ class TsServerProcess:
         self._check_running()
         if path not in self._texts:
             raise BackendFailed(f"{path} is not open in tsserver: open it before asking")
-        return await self._within(self._diagnostics(path), timeout_s, f"diagnostics of {path}")
+        what = f"diagnostics of {path}"
+        return await self._child.wait(self._diagnostics(path), timeout_s, what)
 
     async def _diagnostics(self, path: str) -> list[RawDiagnostic]:
         await self._settle_files()
@@ -245,7 +207,7 @@ class TsServerProcess:
     def _check_running(self) -> None:
         if self.state is not BackendState.RUNNING:
             raise BackendFailed(
-                f"tsserver is not running ({self.state.value}: {self._lost_reason})"
+                f"tsserver is not running ({self.state.value}: {self._child.lost_reason})"
             )
 
     def _notify(self, command: str, arguments: object, *, reply: bool = True) -> None:
@@ -256,14 +218,13 @@ class TsServerProcess:
             self._unawaited[seq] = command
 
     def _write(self, command: str, arguments: object) -> int:
-        proc = self._proc
-        if proc is None or proc.stdin is None or proc.returncode is not None:
-            raise BackendFailed(f"tsserver is not running ({self._lost_reason})")
+        if self._stdin is None or not self._child.alive:
+            raise BackendFailed(f"tsserver is not running ({self._child.lost_reason})")
         self._seq += 1
         try:
-            proc.stdin.write(encode_request(self._seq, command, arguments))
+            self._stdin.write(encode_request(self._seq, command, arguments))
         except (OSError, RuntimeError) as exc:
-            self._lose(f"its input is closed: {exc}")
+            self._child.lose(f"its input is closed: {exc}")
             raise BackendFailed(f"cannot write to tsserver: {exc}") from exc
         return self._seq
 
@@ -296,18 +257,6 @@ class TsServerProcess:
                 elif left is not None:
                     left.cancel()
 
-    async def _within(self, awaitable: Awaitable[T], timeout_s: float, what: str) -> T:
-        """Await ``awaitable`` under a deadline; a failure is reported once the child is gone."""
-        try:
-            async with asyncio.timeout(timeout_s):
-                return await awaitable
-        except TimeoutError as exc:
-            raise CheckTimeout(f"no {what} from tsserver within {timeout_s:.1f}s") from exc
-        except BackendFailed:
-            if self.state is BackendState.ERRORED:
-                await self._reap(REAP_S)
-            raise
-
     # --- the child's output ---------------------------------------------------------------------
 
     async def _read_loop(self, stdout: asyncio.StreamReader) -> None:
@@ -316,9 +265,9 @@ class TsServerProcess:
                 self._dispatch(message)
         except (GarbledOutput, OSError) as exc:
             log.error("cannot read tsserver's output: %s", exc)
-            self._lose(f"its output can no longer be read ({exc})")
+            self._child.lose(f"its output can no longer be read ({exc})")
             return
-        self._lose("it closed its output")
+        self._child.lose("it closed its output")
 
     def _dispatch(self, message: Message) -> None:
         match message.get("type"):
@@ -342,50 +291,12 @@ class TsServerProcess:
         elif isinstance(seq, int) and (command := self._unawaited.pop(seq, None)):
             if reply.get("success") is not True:
                 log.error("tsserver rejected %s: %s", command, reply.get("message"))
-                self._lose(f"it rejected {command}: {reply.get('message')}")
+                self._child.lose(f"it rejected {command}: {reply.get('message')}")
         # else: the late reply of a call that gave up (its deadline passed)
 
-    def _lose(self, reason: str) -> None:
-        """The child exited or is unusable: fail every pending call now and kill it.
-
-        Unless a stop is under way (state EXITED), this is a failure: ERRORED.
-        """
-        self._lost_reason = reason
-        if self.state is not BackendState.EXITED:
-            self.state = BackendState.ERRORED
-        self._fail_pending(reason)
-        if self._proc is not None and self._proc.returncode is None:
-            _signal_group(self._proc.pid, signal.SIGKILL)
-
-    def _fail_pending(self, reason: str) -> None:
-        for future in self._pending.values():
-            if not future.done():
-                future.set_exception(BackendFailed(f"tsserver failed ({reason})"))
-
-    async def _reap(self, timeout_s: float) -> None:
-        proc = self._proc
-        if proc is None or proc.returncode is not None:
-            return
-        try:
-            await asyncio.wait_for(asyncio.shield(proc.wait()), timeout_s)
-        except TimeoutError:
-            log.warning("tsserver pid %s not reaped within %.0fs", proc.pid, timeout_s)
-
-    async def _drain_stderr(self, stderr: asyncio.StreamReader) -> None:
-        # Chunks, not readline: a line longer than the reader's limit must not stop the drain.
-        while chunk := await stderr.read(65536):
-            for line in chunk.decode(errors="replace").splitlines():
-                log.info("[tsserver stderr] %s", line)
-
-    async def _watch_exit(self, proc: asyncio.subprocess.Process) -> None:
-        code = await proc.wait()
-        if self.state is not BackendState.EXITED:
-            log.warning("tsserver pid %s exited with code %s", proc.pid, code)
-        self._lose(f"it exited with code {code}")
-
-
-def _signal_group(pid: int, sig: signal.Signals) -> None:
-    try:
-        os.killpg(pid, sig)
-    except ProcessLookupError:
-        pass
+    def _on_lost(self, _reason: str) -> bool:
+        """Unless a stop is under way (state EXITED), losing the child is a failure: ERRORED."""
+        if self.state is BackendState.EXITED:
+            return False
+        self.state = BackendState.ERRORED
+        return True
