@@ -9,13 +9,13 @@ the patch changed (from the daemon's import graph), run by the workspace's own i
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 import signal
 import time
 from typing import TYPE_CHECKING
 
 from prewrite.protocol import DiskOutcome, DiskResult
+from prewrite_daemon.backends.child import signal_group
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -69,10 +69,7 @@ async def run_bounded(
     except TimeoutError:
         outcome = "timeout"
     finally:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)  # the whole group, even children left behind
-        except ProcessLookupError:
-            pass
+        signal_group(proc.pid, signal.SIGKILL)  # the whole group, even children left behind
         await proc.wait()
     ms = round((time.perf_counter() - started) * 1000, 1)
     text = tail.decode(errors="replace")
