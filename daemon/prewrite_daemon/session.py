@@ -2,7 +2,7 @@
 
 A patch goes to the workspace of each language whose files it touches (by suffix and
 configuration file): a repository with Python and TypeScript gets a pyright and a TypeScript
-checker, and one patch across both is still one verdict (``merge_replies``).
+checker, and one patch across both is still one verdict (``routing.py``).
 
 A workspace is registered synchronously before anything is awaited, so concurrent first
 requests share one checker instead of spawning two; its lock serialises checks on that checker
@@ -30,7 +30,6 @@ from prewrite.errors import (
     InvalidWorkspace,
     PrewriteError,
 )
-from prewrite.protocol import CheckReply
 from prewrite.trust import is_trusted
 from prewrite_daemon.apply import apply_patch, finish
 from prewrite_daemon.entry import DEFAULT_MAX_QUEUE, Entry
@@ -38,27 +37,26 @@ from prewrite_daemon.ladder.config import load_config
 from prewrite_daemon.ladder.record import VerdictRecord
 from prewrite_daemon.ladder.runner import Ladder, record_verdict
 from prewrite_daemon.languages.python import PYTHON
-from prewrite_daemon.languages.typescript import TYPESCRIPT
-from prewrite_daemon.limits import Deadline, ReplyLimits, check_state_dir
+from prewrite_daemon.limits import ReplyLimits, check_state_dir
 from prewrite_daemon.patch import resolve_root
+from prewrite_daemon.routing import LANGUAGES, all_in_use, languages_for, typecheck_all
 from prewrite_daemon.watcher import WorkspaceWatcher
 from prewrite_daemon.workspace import Workspace
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Generator
+    from collections.abc import AsyncGenerator, Callable
 
     from prewrite.protocol import (
         ApplyReply,
         ApplyRequest,
+        CheckReply,
         CheckRequest,
         FinishReply,
         FinishRequest,
         StatsReply,
         WorkspaceStatus,
     )
-    from prewrite_daemon.ladder.runner import TypeCheck
     from prewrite_daemon.languages.base import Language
-    from prewrite_daemon.patch import PreparedPatch
 
 log = logging.getLogger(__name__)
 
@@ -79,45 +77,11 @@ def resolve_python(root: Path, given: str | None) -> str:
     return found
 
 
-LANGUAGES: tuple[Language, ...] = (PYTHON, TYPESCRIPT)
 Key = tuple[Path, str, str, bool]  # root, language, interpreter, trusted
 
 
 def _key(ws: Workspace) -> Key:
     return (ws.root, ws.language.name, ws.python, ws.trusted)
-
-
-def languages_for(root: Path, paths: list[str]) -> list[Language]:
-    """The languages whose checkers judge a patch touching ``paths`` under ``root``.
-
-    A language claims its sources and its checker configuration, where it applies to the root.
-    A patch no language claims (a README) goes to the root's own: TypeScript where the root
-    has a tsconfig.json, else Python, as before there was a second language.
-    """
-    present = [lang for lang in LANGUAGES if lang.applies_to(root)]
-    claimed = [
-        lang for lang in present
-        if any(lang.is_source(p) or lang.is_checker_config(p) for p in paths)
-    ]  # fmt: skip
-    if claimed:
-        return claimed
-    return [TYPESCRIPT] if TYPESCRIPT in present else [PYTHON]
-
-
-def merge_replies(replies: list[tuple[str, CheckReply]]) -> CheckReply:
-    """One verdict from each language's: red if any is red, everything each one found."""
-    if len(replies) == 1:
-        return replies[0][1]
-    return CheckReply(
-        ok=all(r.ok for _, r in replies),
-        diagnostics=[d for _, r in replies for d in r.diagnostics],
-        checked_files=sorted({f for _, r in replies for f in r.checked_files}),
-        timings_ms={f"{name}.{k}": v for name, r in replies for k, v in r.timings_ms.items()},
-        generation=sum(r.generation for _, r in replies),
-        environment="+".join(r.environment for _, r in replies),
-        verified=[line for _, r in replies for line in r.verified],
-        not_verified=[line for _, r in replies for line in r.not_verified],
-    )
 
 
 class Registry:
@@ -176,20 +140,29 @@ class Registry:
         lang = next(lang for lang in LANGUAGES if lang.name == language)
         return self.entry(resolved, resolve_python(resolved, python), lang).workspace
 
+    @contextlib.asynccontextmanager
+    async def _ladder(
+        self, root: Path, request: CheckRequest | ApplyRequest
+    ) -> AsyncGenerator[tuple[list[Entry], Ladder]]:
+        """The entries that judge ``request`` (held in use) and a ladder over them."""
+        check_state_dir(self.state_dir)
+        entries = self.entries_for(root, request.python, [c.path for c in request.changes])
+        with all_in_use(entries):
+            await self._evict(keep=entries)
+            ruff = entries[0].ruff
+            yield (
+                entries,
+                Ladder(root, load_config(root), ruff, typecheck_all(entries), self.protected),
+            )
+
     async def check(self, request: CheckRequest) -> CheckReply:
         """Run the ladder on the request's patch; every verdict and refusal is recorded."""
         started = time.perf_counter()
         root = resolve_root(request.root)
-        check_state_dir(self.state_dir)
         files = [c.path for c in request.changes]
-        entries = self.entries_for(root, request.python, files)
-        entry = entries[0]
-        with _all_in_use(entries):
-            await self._evict(keep=entries)
-            typecheck = _typecheck(entries)
-            ladder = Ladder(root, load_config(root), entry.ruff, typecheck, self.protected)
+        async with self._ladder(root, request) as (entries, ladder):
             try:
-                reply = await entry.run_ladder(ladder, request)
+                reply = await entries[0].run_ladder(ladder, request)
             except PrewriteError as exc:
                 total = (time.perf_counter() - started) * 1000
                 record_verdict(self.record, root, None, exc, ladder.reports, files, total)
@@ -205,18 +178,12 @@ class Registry:
         """The ladder, then the all-or-nothing write, then the disk rungs; all recorded."""
         started = time.perf_counter()
         root = resolve_root(request.root)
-        check_state_dir(self.state_dir)
         files = [c.path for c in request.changes]
-        entries = self.entries_for(root, request.python, files)
-        entry = entries[0]
-        with _all_in_use(entries):
-            await self._evict(keep=entries)
-            typecheck = _typecheck(entries)
-            ladder = Ladder(root, load_config(root), entry.ruff, typecheck, self.protected)
-            journal = self.state_dir / "journal" / entry.journal_key
+        async with self._ladder(root, request) as (entries, ladder):
+            journal = self.state_dir / "journal" / entries[0].journal_key
             try:
                 async with self._write_lock(root):
-                    reply = await apply_patch(entry, request, ladder, journal)
+                    reply = await apply_patch(entries[0], request, ladder, journal)
                     for other in entries[1:]:
                         await other.sync()
             except PrewriteError as exc:
@@ -308,26 +275,3 @@ class Registry:
         entries = [*self._entries.values(), *self._releasing]
         await asyncio.gather(*(self._stop_entry(e) for e in entries))
         self.record.close()
-
-
-@contextlib.contextmanager
-def _all_in_use(entries: list[Entry]) -> Generator[None]:
-    with contextlib.ExitStack() as stack:
-        for entry in entries:
-            stack.enter_context(entry.in_use())
-        yield
-
-
-def _typecheck(entries: list[Entry]) -> TypeCheck:
-    """The type-check rung over every language the patch touches, one after the other."""
-    if len(entries) == 1:
-        return entries[0].typecheck
-
-    async def each(patch: PreparedPatch, timeout_s: float) -> CheckReply:
-        deadline = Deadline(timeout_s)
-        replies = [
-            (e.workspace.language.name, await e.typecheck(patch, deadline.left())) for e in entries
-        ]
-        return merge_replies(replies)
-
-    return each
