@@ -334,9 +334,11 @@ def _daemon(args: argparse.Namespace) -> int:
     print(f"socket {reply.socket}")
     for ws in reply.workspaces:
         pid = f" pid {ws.server_pid}" if ws.server_pid else ""
+        python = f", python {ws.python}" if ws.language == "python" else ""
         print(
-            f"  {ws.root}: backend {ws.backend_state}{pid}, generation {ws.generation}, "
-            f"{ws.checks} check(s), environment {ws.environment or '-'}, python {ws.python}"
+            f"  {ws.root} [{ws.language}: {ws.checker or '?'}]: backend {ws.backend_state}{pid}, "
+            f"generation {ws.generation}, {ws.checks} check(s), "
+            f"environment {ws.environment or '-'}{python}"
         )
         if ws.last_restart:
             print(f"    {ws.restarts} restart(s), last {ws.last_restart}: {ws.last_restart_reason}")

@@ -61,7 +61,7 @@ class Workspace:
         inside = root in Path(os.path.abspath(python)).parents
         # An interpreter inside an untrusted root is read, never run (its .pth files are code).
         self.run_python: str | None = python if trusted or not inside else None
-        self.env = language.environment(root, python, self.run_python)
+        self.env = language.environment(root, python, self.run_python, trusted)
         self.shadow = ShadowTree(
             root, shadow_root, language.is_mirrored, language.config_name, self.env.links()
         )
@@ -152,10 +152,9 @@ class Workspace:
     def _trust_notes(self) -> list[str]:
         if self.trusted:
             return []
-        how = "read from disk, not run" if self.run_python is None else self.python
         return [
-            f"untrusted workspace: nothing in it was run (interpreter: {how}; lint: the "
-            f"daemon's ruff); `prewrite trust {self.root}` for CI parity"
+            f"untrusted workspace: nothing in it was run ({self.env.untrusted_note()}); "
+            f"`prewrite trust {self.root}` for CI parity"
         ]
 
     def _moved_since(self, env: Fingerprint) -> list[str]:

@@ -8,17 +8,20 @@ patch introduced (the oracle: the patched tree written to a copy).
 from __future__ import annotations
 
 import json
+import shutil
+import tempfile
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 
 from prewrite import Client, change_file, delete_file, new_file
-from prewrite.errors import InvalidWorkspace
+from prewrite.errors import InvalidWorkspace, UntrustedWorkspace
 from tests.support.ts_repo import install_libx, make_ts_repo
 from tests.support.ts_verdict import assert_matches_tsc
 
 if TYPE_CHECKING:
-    from pathlib import Path
+    from collections.abc import Iterator
 
     from prewrite.protocol import CheckReply, FileChange
 
@@ -211,3 +214,35 @@ def test_a_base_config_outside_the_root_is_followed_and_watched(
     base.write_text(json.dumps({"compilerOptions": {"strict": True, "noUnusedLocals": True}}))
     after = check(client, root, patch, tmp_path / "after")
     assert [d.rule for d in after.diagnostics] == ["TS6133"]
+
+
+@pytest.fixture
+def outside_trust() -> Iterator[Path]:
+    """A directory outside the session's trusted trees."""
+    base = Path(tempfile.mkdtemp(prefix="pw-untrusted-ts-", dir="/tmp"))
+    try:
+        yield base
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def test_an_untrusted_workspace_never_runs_its_own_typescript(
+    client: Client, outside_trust: Path
+) -> None:
+    """Installed inside the root, the workspace's TypeScript is its code: refused untrusted.
+    Linked from outside the root (a global or shared install), it is not, and runs."""
+    root = make_ts_repo(outside_trust / "linked", 7)
+    patch = [new_file("src/extra.ts", "export const e: number = 1;\n")]
+    reply = client.check(root, patch, timeout_s=120)
+    assert reply.ok
+    assert any("installed outside the root" in line for line in reply.not_verified)
+    inside = make_ts_repo(outside_trust / "own", 7)
+    link = inside / "node_modules" / "typescript"
+    target = link.resolve()
+    link.unlink()
+    shutil.copytree(target, link, symlinks=True)  # as `npm install` leaves it: a real copy
+    marker = outside_trust / "ran"
+    (link / "lib" / "tsc.js").write_text(f"require('fs').writeFileSync({str(marker)!r}, 'x');\n")
+    with pytest.raises(UntrustedWorkspace, match="prewrite trust"):
+        client.check(inside, patch, timeout_s=120)
+    assert not marker.exists()

@@ -93,6 +93,10 @@ class Environment(Protocol):
         """Root entries the shadow links rather than copies (a venv, ``node_modules``)."""
         ...
 
+    def untrusted_note(self) -> str:
+        """What an untrusted workspace's check used in place of the workspace's own tools."""
+        ...
+
 
 class Language(Protocol):
     name: str  # "python", "typescript": how replies, logs and the registry name it
@@ -114,8 +118,11 @@ class Language(Protocol):
         """Whether ``root`` is a workspace of this language at all."""
         ...
 
-    def environment(self, root: Path, python: str, run_python: str | None) -> Environment:
-        """``run_python`` None: nothing of the workspace may be run (an untrusted root)."""
+    def environment(
+        self, root: Path, python: str, run_python: str | None, trusted: bool
+    ) -> Environment:
+        """``run_python`` None: the interpreter is the workspace's and may not be run;
+        ``trusted`` False: nothing of the workspace may be run (``prewrite.trust``)."""
         ...
 
     def make_backend(self, shadow_root: Path, env: Environment, run_python: str | None) -> Backend:

@@ -51,6 +51,10 @@ class PythonEnvironment:
     def links(self) -> dict[str, Path]:
         return {}  # a venv at the root is linked by the shadow itself
 
+    def untrusted_note(self) -> str:
+        how = "read from disk, not run" if self.run_python is None else self.python
+        return f"interpreter: {how}; lint: the daemon's ruff"
+
 
 class PythonLanguage:
     name = "python"
@@ -69,7 +73,10 @@ class PythonLanguage:
         del root
         return True  # any tree may hold Python; pyright starts only when a patch needs it
 
-    def environment(self, root: Path, python: str, run_python: str | None) -> PythonEnvironment:
+    def environment(
+        self, root: Path, python: str, run_python: str | None, trusted: bool
+    ) -> PythonEnvironment:
+        del trusted  # run_python already says whether the interpreter may run
         dirs = site_dirs(python) if run_python else read_site_dirs(python)
         return PythonEnvironment(root, python, run_python, dirs, checker_version())
 

@@ -209,3 +209,6 @@ class TsEnvironment:
 
     def links(self) -> dict[str, Path]:
         return {"node_modules": self.node_modules} if self.node_modules else {}
+
+    def untrusted_note(self) -> str:
+        return f"{self.ts.label} is installed outside the root, at {self.ts.package}"

@@ -14,6 +14,7 @@ import dataclasses
 import re
 from typing import TYPE_CHECKING
 
+from prewrite.errors import ErrorDetail, UntrustedWorkspace
 from prewrite_daemon.backends.typescript import (
     cold_tsc,
     find_typescript,
@@ -59,9 +60,22 @@ class TypeScriptLanguage:
     def applies_to(self, root: Path) -> bool:
         return (root / TSCONFIG).is_file() or (root / JSCONFIG).is_file()
 
-    def environment(self, root: Path, python: str, run_python: str | None) -> TsEnvironment:
+    def environment(
+        self, root: Path, python: str, run_python: str | None, trusted: bool
+    ) -> TsEnvironment:
+        """The workspace's TypeScript is code of the workspace when it is installed inside the
+        root: an untrusted workspace is refused rather than run (one outside it, a linked or
+        global install, is not the repository's and runs either way, as an interpreter does)."""
         del python, run_python  # TypeScript runs no interpreter of the workspace
-        return TsEnvironment(root, find_typescript(root), nearest_node_modules(root))
+        ts = find_typescript(root)
+        if not trusted and root in ts.package.parents:
+            raise UntrustedWorkspace(
+                f"{root} is checked with its own TypeScript ({ts.package}), which is code of "
+                f"the workspace; `prewrite trust {root}` to allow it (an untrusted workspace "
+                "runs nothing of its own)",
+                [ErrorDetail("node_modules/typescript is inside the root", "tsconfig.json")],
+            )
+        return TsEnvironment(root, ts, nearest_node_modules(root))
 
     def make_backend(self, shadow_root: Path, env: Environment, run_python: str | None) -> Backend:
         del run_python
