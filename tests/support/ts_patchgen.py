@@ -116,11 +116,11 @@ class TsIndex:
         folder = file.path.rpartition("/")[0]
         found: set[str] = set()
         for match in _SPECIFIER.finditer(file.text):
-            if (target := self._resolve(folder, match["spec"])) is not None:
+            if (target := self.resolve(folder, match["spec"])) is not None:
                 found.add(target)
         return found
 
-    def _resolve(self, folder: str, spec: str) -> str | None:
+    def resolve(self, folder: str, spec: str) -> str | None:
         parts = [p for p in folder.split("/") if p]
         for part in spec.split("/"):
             if part == "..":
@@ -349,6 +349,51 @@ def delete_imported(ctx: Context, rng: random.Random) -> Iterator[GeneratedPatch
             yield _patch("delete_imported", path, [delete_file(ctx.root, path)])
 
 
+def _moved(path: str) -> str:
+    return path.removesuffix(".ts") + "_moved.ts"
+
+
+def _repointed(ctx: Context, importer: str, path: str) -> FileChange:
+    """``importer`` with each relative specifier that resolves to ``path`` naming its move."""
+    file = ctx.index.files[importer]
+    folder = importer.rpartition("/")[0]
+    stem = path.rpartition("/")[2].removesuffix(".ts")
+
+    def repoint(match: re.Match[str]) -> str:
+        spec = match["spec"]
+        if ctx.index.resolve(folder, spec) != path:
+            return match[0]
+        head, _, last = spec.rpartition("/")
+        moved = last.replace(stem, f"{stem}_moved", 1)
+        return match[0].replace(spec, f"{head}/{moved}")
+
+    text = _SPECIFIER.sub(repoint, file.text)
+    return change_file(ctx.root, importer, text)
+
+
+def _movable(ctx: Context, rng: random.Random) -> Iterator[str]:
+    for path in shuffled(sorted(ctx.index.files), rng):
+        if path.endswith("/index.ts") or path == "index.ts" or _moved(path) in ctx.index.files:
+            continue
+        if ctx.index.importers(path):
+            yield path
+
+
+def move_module(ctx: Context, rng: random.Random) -> Iterator[GeneratedPatch]:
+    """A module renamed and every importer repointed: a green multi-file refactoring."""
+    for path in _movable(ctx, rng):
+        moved = [delete_file(ctx.root, path), new_file(_moved(path), ctx.index.files[path].text)]
+        repointed = [_repointed(ctx, i, path) for i in ctx.index.importers(path)]
+        yield _patch("move_module", path, [*moved, *repointed])
+
+
+def move_module_stale(ctx: Context, rng: random.Random) -> Iterator[GeneratedPatch]:
+    """A module renamed, its importers left pointing at the old name: red where they import."""
+    for path in _movable(ctx, rng):
+        moved = [delete_file(ctx.root, path), new_file(_moved(path), ctx.index.files[path].text)]
+        yield _patch("move_module_stale", path, moved)
+
+
 def delete_unimported(ctx: Context, rng: random.Random) -> Iterator[GeneratedPatch]:
     for path in shuffled(sorted(ctx.index.files), rng):
         if not ctx.index.importers(path):
@@ -440,6 +485,8 @@ KINDS: tuple[tuple[str, int, Maker], ...] = (
     ("new_module_broken", 1, _new_module("new_module_broken", BROKEN_MODULE, "pwHelper", USAGE)),
     ("delete_imported", 2, delete_imported),
     ("delete_unimported", 1, delete_unimported),
+    ("move_module", 2, move_module),
+    ("move_module_stale", 1, move_module_stale),
     ("interface_required", 2, interface_required),
     ("shift_only", 2, shift_only),
     ("shift_many", 1, shift_many),
