@@ -88,7 +88,9 @@ class PythonLanguage:
         self, tree: Path, env: Environment, run_python: str | None, timeout_s: float
     ) -> dict[str, list[RawDiagnostic]]:
         del env
-        return await cold_pyright(tree, run_python, timeout_s)
+        found = await cold_pyright(tree, run_python, timeout_s)
+        # --outputjson indents message details with NBSP too (the text output does not)
+        return {rel: [self.normalize(raw) for raw in raws] for rel, raws in found.items()}
 
     def new_graph(self, root: Path, layout: CheckerLayout | None) -> ImportGraph:
         del root, layout
