@@ -140,6 +140,19 @@ def build_parser() -> argparse.ArgumentParser:
     trust.add_argument("--remove", action="store_true", help="stop trusting ROOT")
     trust.add_argument("--list", action="store_true", help="print the trusted directories")
 
+    lsp = sub.add_parser(
+        "lsp",
+        help="a language server over stdio for your editor, served by the daemon's warm checkers",
+        description="Start this as your editor's Python / TypeScript language server. It "
+        "attaches to the per-user daemon (starting it when needed) and serves diagnostics, "
+        "hover, definitions, references, completion and more from the same warm checker that "
+        "answers agents. Your unsaved buffers are yours alone: an agent's check never sees "
+        "them, and nothing an agent checks reaches your editor.",
+    )
+    lsp.add_argument(
+        "--no-autostart", action="store_true", help="fail instead of starting the daemon"
+    )
+
     daemon = sub.add_parser("daemon", help="start, stop or inspect the per-user daemon")
     dsub = daemon.add_subparsers(dest="action", required=True)
     start = dsub.add_parser("start", help="start the daemon in the background")
@@ -163,6 +176,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _finish(args)
         if args.command == "trust":
             return _trust(args)
+        if args.command == "lsp":
+            from prewrite.lsp_relay import run_lsp  # only an editor needs the relay
+
+            return run_lsp(autostart=not args.no_autostart)
         return _daemon(args)
     except PrewriteError as exc:
         print(f"prewrite: error [{exc.code}]: {exc}", file=sys.stderr)

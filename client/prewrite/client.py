@@ -33,6 +33,8 @@ from prewrite.protocol import (
     ApplyRequest,
     CheckReply,
     CheckRequest,
+    EditorAttach,
+    EditorAttached,
     ErrorReply,
     FileChange,
     FinishReply,
@@ -242,6 +244,14 @@ class Client:
         tb: TracebackType | None,
     ) -> None:
         self.close()
+
+    def attach_editor(self) -> socket.socket:
+        """Turn this connection into an editor session; the socket is the caller's from now on
+        (it carries LSP, not this protocol), and this client is closed."""
+        self._call(EditorAttach(), EditorAttached, self.call_timeout_s)
+        sock, self._sock = self._sock, None
+        assert sock is not None
+        return sock
 
     # --- internals ------------------------------------------------------------------------------
 

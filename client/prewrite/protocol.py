@@ -122,8 +122,23 @@ class StopRequest(Message, frozen=True, tag="stop"):
     """Ask the daemon to stop; answered after the status file is removed."""
 
 
+class EditorAttach(Message, frozen=True, tag="editor_attach"):
+    """Turn this connection into an editor's language server session (``prewrite lsp``).
+
+    Once ``EditorAttached`` is answered, the connection carries LSP messages (``Content-Length``
+    framed JSON-RPC) both ways until either side closes it; no further frames of this protocol.
+    """
+
+
 Request = (
-    Hello | CheckRequest | ApplyRequest | FinishRequest | StatusRequest | StatsRequest | StopRequest
+    Hello
+    | CheckRequest
+    | ApplyRequest
+    | FinishRequest
+    | StatusRequest
+    | StatsRequest
+    | StopRequest
+    | EditorAttach
 )
 
 
@@ -257,6 +272,12 @@ class StopReply(Message, frozen=True, tag="stop_reply"):
     pass
 
 
+class EditorAttached(Message, frozen=True, tag="editor_attached"):
+    """From here on the connection speaks LSP; ``session`` names it in the daemon's log."""
+
+    session: int
+
+
 class ErrorReply(Message, frozen=True, tag="error"):
     code: str
     message: str
@@ -271,5 +292,6 @@ Reply = (
     | StatusReply
     | StatsReply
     | StopReply
+    | EditorAttached
     | ErrorReply
 )

@@ -24,6 +24,7 @@ from prewrite.protocol import (
     PROTOCOL_VERSION,
     ApplyRequest,
     CheckRequest,
+    EditorAttach,
     FinishRequest,
     Hello,
     HelloReply,
@@ -36,6 +37,7 @@ from prewrite.protocol import (
     StopRequest,
 )
 from prewrite.runtime import DaemonStatusFile, RuntimePaths, ensure_private_dir, runtime_paths
+from prewrite_daemon.editor.hub import EditorHub
 from prewrite_daemon.limits import check_state_dir
 from prewrite_daemon.rpc import serve_unix
 from prewrite_daemon.session import Registry
@@ -61,6 +63,8 @@ class Daemon:
         self.stopping = asyncio.Event()
         self.idle = asyncio.Event()  # set while no request is being handled
         self.idle.set()
+        self.editors = EditorHub(self.registry, self._editor_busy)
+        self._editors_attached = 0
 
     async def handle(self, request: Request) -> Reply:
         self.in_flight += 1
@@ -79,6 +83,8 @@ class Daemon:
                     return self._status()
                 case StatsRequest():
                     return self.registry.stats(request.root)
+                case EditorAttach():
+                    return self.editors.attach()
                 case StopRequest():
                     self.paths.status_file.unlink(missing_ok=True)
                     return StopReply()  # stopping starts once this reply is out (after_reply)
@@ -87,6 +93,11 @@ class Daemon:
             self.last_activity = time.monotonic()
             if self.in_flight == 0:
                 self.idle.set()
+
+    def _editor_busy(self, delta: int) -> None:
+        """An attached editor is activity: the idle timeout waits for it to detach."""
+        self._editors_attached += delta
+        self.last_activity = time.monotonic()
 
     def after_reply(self, reply: Reply) -> None:
         if isinstance(reply, StopReply):
@@ -105,15 +116,18 @@ class Daemon:
         socket_path = self.paths.socket
         socket_path.unlink(missing_ok=True)  # we hold the lock: any socket here is stale
         self._recover_writes()
-        server = await serve_unix(str(socket_path), self.handle, self.after_reply)
+        server = await serve_unix(
+            str(socket_path), self.handle, self.after_reply, takeover=self.editors.serve
+        )
+        # Signals first: once the status file says we are up, a SIGTERM is a clean stop.
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, self.stopping.set)
         status = DaemonStatusFile(os.getpid(), str(socket_path), __version__, PROTOCOL_VERSION)
         _write_atomic(self.paths.status_file, msgspec.json.encode(status))
         log.info(
             "prewrite daemon %s listening on %s (pid %s)", __version__, socket_path, os.getpid()
         )
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(sig, self.stopping.set)
         try:
             async with asyncio.TaskGroup() as tg:
                 idle = tg.create_task(self._idle_watch()) if self.idle_timeout_s else None
@@ -127,6 +141,7 @@ class Daemon:
                 await asyncio.wait_for(self.idle.wait(), SHUTDOWN_GRACE_S)
             except TimeoutError:
                 log.warning("stopping with requests still running after %ss", SHUTDOWN_GRACE_S)
+            await self.editors.stop()
             await self.registry.stop()
             socket_path.unlink(missing_ok=True)
             log.info("prewrite daemon stopped")
@@ -144,7 +159,7 @@ class Daemon:
         timeout_s = self.idle_timeout_s or 0.0
         while not self.stopping.is_set():
             idle = time.monotonic() - self.last_activity
-            if self.in_flight == 0 and idle >= timeout_s:
+            if self.in_flight == 0 and self._editors_attached == 0 and idle >= timeout_s:
                 log.info("idle for %.0fs; stopping", idle)
                 self.stopping.set()
                 return

@@ -31,11 +31,20 @@ from prewrite.errors import (
     VersionMismatch,
 )
 from prewrite.framing import HEADER, MAX_FRAME_BYTES, body_length, encode_frame
-from prewrite.protocol import PROTOCOL_VERSION, ErrorReply, Hello, Reply, Request
+from prewrite.protocol import (
+    PROTOCOL_VERSION,
+    EditorAttached,
+    ErrorReply,
+    Hello,
+    Reply,
+    Request,
+)
 
 log = logging.getLogger(__name__)
 
 Handler = Callable[[Request], Awaitable[Reply]]
+# After ``EditorAttached`` is sent, the connection is the editor session's (LSP from then on).
+Takeover = Callable[[EditorAttached, asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]]
 _decoder: msgspec.msgpack.Decoder[Request] = msgspec.msgpack.Decoder(Request)
 _SO_PEERCRED = getattr(socket, "SO_PEERCRED", 17)
 MAX_KEPT_DETAILS = 100  # an error reply over the frame limit keeps this many details
@@ -61,11 +70,13 @@ class Connection:
         handler: Handler,
         on_sent: Callable[[Reply], None],
         max_frame_bytes: int = MAX_FRAME_BYTES,
+        takeover: Takeover | None = None,
     ) -> None:
         self.reader = reader
         self.writer = writer
         self.handler = handler
         self.on_sent = on_sent
+        self.takeover = takeover
         self.max_frame_bytes = max_frame_bytes
         self.greeted = False
         self._read_ahead = b""  # what the hang-up probe read: the start of the next frame
@@ -90,6 +101,12 @@ class Connection:
                     await self._send(reply)
                 finally:
                     self.on_sent(reply)
+                if isinstance(reply, EditorAttached) and self.takeover is not None:
+                    if self._read_ahead:  # the editor may only speak once attached
+                        log.warning("bytes sent before the attach reply; closing")
+                        return
+                    await self.takeover(reply, self.reader, self.writer)
+                    return
         except (asyncio.IncompleteReadError, ConnectionError):
             return
         finally:
@@ -210,6 +227,7 @@ async def serve_unix(
     handler: Handler,
     on_sent: Callable[[Reply], None] = _nothing,
     max_frame_bytes: int = MAX_FRAME_BYTES,
+    takeover: Takeover | None = None,
 ) -> asyncio.Server:
     """Listen on ``path`` (mode 0600); peers of another uid are refused.
 
@@ -223,7 +241,7 @@ async def serve_unix(
             log.warning("refused a connection from another user")
             writer.close()
             return
-        await Connection(reader, writer, handler, on_sent, max_frame_bytes).serve()
+        await Connection(reader, writer, handler, on_sent, max_frame_bytes, takeover).serve()
 
     old_umask = os.umask(0o177)
     try:

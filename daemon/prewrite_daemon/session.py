@@ -135,6 +135,13 @@ class Registry:
             for lang in languages_for(root, paths)
         ]
 
+    def all_entries(self) -> list[Entry]:
+        return list(self._entries.values())
+
+    def editor_workspace(self, root: Path, python: str | None, language: Language) -> Workspace:
+        """The warm workspace an editor's document of ``language`` under ``root`` is served by."""
+        return self.entry(root, resolve_python(root, python), language).workspace
+
     def workspace(self, root: str, python: str | None, language: str = "python") -> Workspace:
         resolved = resolve_root(root)
         lang = next(lang for lang in LANGUAGES if lang.name == language)

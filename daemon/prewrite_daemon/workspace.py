@@ -81,6 +81,11 @@ class Workspace:
         self._backend_ran = False  # the current checker finished starting
         self.site_dirs = self.env.site_dirs
         self.library_events = 0  # in-place edits under the package dirs (the watcher counts)
+        # The editor layer: whose unsaved buffers the checker holds open now (one editor at a
+        # time, applied under the lock by ``editor.layer``), shadow path -> text.
+        self.editor_owner: object | None = None
+        self.editor_docs: dict[str, str] = {}
+        self.listeners: set[Callable[[], None]] = set()  # told when the view moves (editors)
         self._seen_layout: CheckerLayout | None = None  # taken with the latest fingerprint
         self.layout: CheckerLayout | None = None  # the layout the running checker started with
 
@@ -123,6 +128,7 @@ class Workspace:
         for _attempt in range(MAX_ATTEMPTS):
             env = self.environment()
             backend = await self.ensure_backend(env)
+            self.clear_editor_layer()  # an agent sees the disk and its patch, no editor's buffers
             self.sync(backend)
             self._verify_same_base(patch)
             generation = self.generation
@@ -144,6 +150,15 @@ class Workspace:
             f"the workspace kept changing during {MAX_ATTEMPTS} attempts; retry",
             [ErrorDetail(f"{m} moved during the check") for m in moved],
         )
+
+    def clear_editor_layer(self) -> None:
+        """Close every editor buffer the checker holds: it shows the disk again (under the
+        lock; a closed document is read from the shadow)."""
+        backend = self.backend
+        if backend is not None and not backend.exited:
+            for path in self.editor_docs:
+                backend.close(path)
+        self.editor_owner, self.editor_docs = None, {}
 
     def request_resync(self) -> None:
         """Watching failed: the next check rebuilds shadow, graph and checker from scratch."""
@@ -256,6 +271,8 @@ class Workspace:
         self.base_cache.clear()
         self.cold_base = None
         self.generation += 1
+        for listener in list(self.listeners):
+            listener()
 
     async def ensure_backend(self, env: Fingerprint) -> Backend:
         """The running checker for ``env``: started, or restarted if it died or env moved."""
@@ -289,6 +306,7 @@ class Workspace:
         self._invalidate()
         backend = self.language.make_backend(self.shadow.shadow_root, self.env, self.run_python)
         self.backend, self.backend_env = backend, env
+        self.editor_owner, self.editor_docs = None, {}  # the new checker holds no buffers
         self._backend_ran = False
         await backend.start()
         self._backend_ran = True

@@ -39,6 +39,7 @@ from prewrite.protocol import (
     CheckReply,
     CheckRequest,
     Edit,
+    EditorAttach,
     ErrorReply,
     FileChange,
     FinishReply,
@@ -285,9 +286,10 @@ HELLO = Hello(PROTOCOL_VERSION, "fuzz")
 
 
 def _not_stop(body: bytes) -> bool:
-    """A generated body may well spell a valid ``stop``; that one is tested on its own, last."""
+    """A generated body may well spell a valid ``stop`` (tested on its own, last) or an
+    ``editor_attach``, after which the connection speaks LSP (tests/e2e/test_editor.py)."""
     try:
-        return not isinstance(REQUEST_DECODER.decode(body), StopRequest)
+        return not isinstance(REQUEST_DECODER.decode(body), StopRequest | EditorAttach)
     except msgspec.DecodeError:
         return True
 

@@ -34,6 +34,8 @@ from prewrite.protocol import (
     Diagnostic,
     DiskResult,
     Edit,
+    EditorAttach,
+    EditorAttached,
     ErrorReply,
     FileChange,
     FinishReply,
@@ -80,6 +82,7 @@ REQUESTS: list[Request] = [
     ApplyRequest("/w", [FileChange("a.py", "ab" * 32, "x = 2\n")], None, 30.0, finish=True),
     FinishRequest("/w"),
     StopRequest(),
+    EditorAttach(),
 ]
 REPLIES: list[Reply] = [
     HelloReply(PROTOCOL_VERSION, "0.1.0", 1234),
@@ -108,6 +111,7 @@ REPLIES: list[Reply] = [
     ),
     FinishReply(True, [DiskResult("build", "pass", 10.0, ["make"], [], "")]),
     StopReply(),
+    EditorAttached(3),
     ErrorReply("stale_base", "1 file changed", [ErrorDetail("moved", "a.py"), ErrorDetail("x")]),
 ]
 

@@ -176,6 +176,17 @@ class LspProcess:
         params = lsp.DidChangeWatchedFilesParams(changes=changes)
         self._notify(lambda: self._client.workspace_did_change_watched_files(params))
 
+    async def request(self, method: str, params: Any, timeout_s: float) -> Any:
+        """Any LSP request, JSON in and JSON out (an editor's, relayed; paths already mapped)."""
+        if self.exited:
+            raise self._not_running()
+        protocol = self._client.protocol
+        converter = protocol._converter  # pyright: ignore[reportPrivateUsage]
+        known = lsp.METHOD_TO_TYPES.get(method)
+        typed = converter.structure(params, known[2]) if known and known[2] else params
+        result = await self._call(protocol.send_request_async(method, typed), timeout_s)
+        return converter.unstructure(result)
+
     async def diagnostics(self, path: str, timeout_s: float) -> list[RawDiagnostic]:
         """The diagnostics of one open document, as of every notification sent so far."""
         if self.exited:

@@ -1,0 +1,1 @@
+"""Editors attached to the daemon: ``prewrite lsp`` sessions served by the warm checkers."""

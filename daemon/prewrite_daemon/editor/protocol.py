@@ -1,0 +1,60 @@
+"""The editor side's LSP protocol: pygls's, minus what must not happen inside a daemon.
+
+pygls's ``exit`` handler ends the process (``sys.exit``): here it would stop the daemon and
+every other editor and agent with it, so an editor's ``exit`` only ends its own session. Positions
+are UTF-16 (LSP's default and what pyright and tsc speak), so an editor that prefers UTF-8 is not
+offered it: positions pass through to the checker unconverted.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+from pygls.protocol import LanguageServerProtocol, lsp_method
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Generator
+
+    from prewrite_daemon.backends.base import RawDiagnostic
+    from prewrite_daemon.editor.uris import PathMap
+
+_SEVERITY = {
+    "error": types.DiagnosticSeverity.Error,
+    "warning": types.DiagnosticSeverity.Warning,
+    "information": types.DiagnosticSeverity.Information,
+    "hint": types.DiagnosticSeverity.Hint,
+}
+
+
+class EditorProtocol(LanguageServerProtocol):
+    on_exit: Callable[[], None] | None = None
+
+    @lsp_method(types.INITIALIZE)
+    def lsp_initialize(self, params: types.InitializeParams) -> Generator[Any, Any, Any]:
+        general = params.capabilities.general
+        if general is not None:
+            general.position_encodings = [types.PositionEncodingKind.Utf16]
+        return (yield from super().lsp_initialize(params))
+
+    @lsp_method(types.EXIT)
+    def lsp_exit(self, *args: Any) -> Generator[Any, Any, None]:
+        """End this editor's session only (the daemon serves others)."""
+        if self.on_exit is not None:
+            self.on_exit()
+        if self.writer is not None:
+            self.writer.close()
+        yield from ()
+
+
+def to_lsp_diagnostic(raw: RawDiagnostic, paths: PathMap) -> types.Diagnostic:
+    """A checker diagnostic as the editor gets it (paths in the message mapped back)."""
+    return types.Diagnostic(
+        range=types.Range(
+            types.Position(raw.line, raw.column), types.Position(raw.end_line, raw.end_column)
+        ),
+        message=paths.to_real(raw.message),
+        severity=_SEVERITY.get(raw.severity, types.DiagnosticSeverity.Error),
+        code=raw.rule or None,
+        source=raw.source or None,
+    )

@@ -1,0 +1,201 @@
+"""Editors attached through ``prewrite lsp``: the real pyright, a real LSP client, isolation.
+
+Each test starts ``prewrite lsp`` as an editor would (a pygls ``LanguageClient`` over stdio)
+against the session's daemon, on a small repository, and checks what the editor gets — and what
+it must never get: a shadow path, another editor's unsaved text, anything an agent's candidate
+patch made the checker compute.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import sys
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from lsprotocol import types
+from pygls.lsp.client import LanguageClient
+
+from prewrite import Client, change_file
+
+if TYPE_CHECKING:
+    from collections.abc import AsyncGenerator
+
+    from prewrite.runtime import RuntimePaths
+
+pytestmark = pytest.mark.e2e
+
+CALC = "def add(a: int, b: int) -> int:\n    return a + b\n"
+USE = "from pkg.calc import add\n\nx: int = add(1, 2)\ny: str = 3\n"
+WAIT_S = 60.0
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    root = (tmp_path / "repo").resolve()
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "calc.py").write_text(CALC)
+    (root / "pkg" / "use.py").write_text(USE)
+    return root
+
+
+class Editor:
+    """One editor: a pygls client speaking to ``prewrite lsp``, recording what is published."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.client = LanguageClient("test-editor", "0")
+        self.published: dict[str, list[list[types.Diagnostic]]] = {}
+        self._arrived = asyncio.Condition()
+        self.versions: dict[str, int] = {}
+
+        async def published(params: types.PublishDiagnosticsParams) -> None:
+            async with self._arrived:
+                self.published.setdefault(params.uri, []).append(list(params.diagnostics))
+                self._arrived.notify_all()
+
+        self.client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)(published)  # pyright: ignore[reportUnknownMemberType]
+
+    def uri(self, rel: str) -> str:
+        return (self.root / rel).as_uri()
+
+    async def start(self) -> None:
+        prewrite = shutil.which("prewrite", path=str(Path(sys.executable).parent))
+        assert prewrite is not None
+        await self.client.start_io(prewrite, "lsp")  # pyright: ignore[reportUnknownMemberType]
+        uri = self.root.as_uri()
+        await self.client.initialize_async(
+            types.InitializeParams(
+                capabilities=types.ClientCapabilities(),
+                root_uri=uri,
+                workspace_folders=[types.WorkspaceFolder(uri, "repo")],
+            )
+        )
+        self.client.initialized(types.InitializedParams())
+
+    async def stop(self) -> None:
+        await self.client.shutdown_async(None)
+        self.client.exit(None)
+        await self.client.stop()
+
+    def open(self, rel: str, text: str | None = None) -> None:
+        body = (self.root / rel).read_text() if text is None else text
+        self.versions[rel] = 1
+        item = types.TextDocumentItem(self.uri(rel), "python", 1, body)
+        self.client.text_document_did_open(types.DidOpenTextDocumentParams(item))
+
+    def edit(self, rel: str, text: str) -> None:
+        self.versions[rel] += 1
+        doc = types.VersionedTextDocumentIdentifier(version=self.versions[rel], uri=self.uri(rel))
+        change = types.TextDocumentContentChangeWholeDocument(text)
+        self.client.text_document_did_change(types.DidChangeTextDocumentParams(doc, [change]))
+
+    async def diagnostics(self, rel: str, count: int) -> list[types.Diagnostic]:
+        """The ``count``-th publication for ``rel`` (waiting for it)."""
+        uri = self.uri(rel)
+        async with self._arrived:
+            await asyncio.wait_for(
+                self._arrived.wait_for(lambda: len(self.published.get(uri, [])) >= count), WAIT_S
+            )
+        return self.published[uri][count - 1]
+
+
+@asynccontextmanager
+async def editor(root: Path) -> AsyncGenerator[Editor]:
+    ed = Editor(root)
+    await ed.start()
+    try:
+        yield ed
+    finally:
+        await ed.stop()
+
+
+def codes(diagnostics: list[types.Diagnostic]) -> list[tuple[int, Any]]:
+    return sorted((d.range.start.line, d.code) for d in diagnostics)
+
+
+async def test_diagnostics_hover_and_definition_with_real_paths(
+    daemon: RuntimePaths, repo: Path
+) -> None:
+    async with editor(repo) as ed:
+        ed.open("pkg/use.py")
+        assert codes(await ed.diagnostics("pkg/use.py", 1)) == [(3, "reportAssignmentType")]
+        at = types.TextDocumentPositionParams(
+            types.TextDocumentIdentifier(ed.uri("pkg/use.py")), types.Position(2, 10)
+        )
+        hover = await ed.client.text_document_hover_async(types.HoverParams(**vars_of(at)))
+        assert hover is not None
+        assert "def add" in str(hover.contents)
+        found = await ed.client.text_document_definition_async(
+            types.DefinitionParams(**vars_of(at))
+        )
+        assert isinstance(found, list)
+        assert [loc.uri for loc in found] == [ed.uri("pkg/calc.py")]  # type: ignore[union-attr]
+        ed.edit("pkg/use.py", "from pkg.calc import add\n\nx: int = add(1, 'no')\n")
+        assert codes(await ed.diagnostics("pkg/use.py", 2)) == [(2, "reportArgumentType")]
+
+
+def vars_of(params: types.TextDocumentPositionParams) -> dict[str, Any]:
+    return {"text_document": params.text_document, "position": params.position}
+
+
+async def test_an_agents_candidate_never_reaches_the_editor(
+    daemon: RuntimePaths, repo: Path
+) -> None:
+    """An agent checks a red patch of the file the editor has open: the editor's diagnostics
+    and hover still describe the editor's own text."""
+    async with editor(repo) as ed:
+        ed.open("pkg/calc.py")
+        assert codes(await ed.diagnostics("pkg/calc.py", 1)) == []
+        red = CALC.replace("return a + b", "return 'str'")
+        with Client(paths=daemon, autostart=False) as agent:
+            reply = await asyncio.to_thread(
+                agent.check, repo, [change_file(repo, "pkg/calc.py", red)], timeout_s=WAIT_S
+            )
+        assert not reply.ok
+        ed.edit("pkg/calc.py", CALC + "\n")  # a harmless edit: a fresh pull, after the check
+        assert codes(await ed.diagnostics("pkg/calc.py", 2)) == []
+        assert len(ed.published[ed.uri("pkg/calc.py")]) == 2  # nothing else was published
+
+
+async def test_an_editors_unsaved_buffer_never_reaches_an_agent(
+    daemon: RuntimePaths, repo: Path
+) -> None:
+    """The editor breaks calc.add in an unsaved buffer; an agent's patch to use.py is judged
+    against the disk, as it is with no editor attached."""
+    patch = [change_file(repo, "pkg/use.py", USE.replace("y: str = 3\n", "z: int = add(2, 3)\n"))]
+    with Client(paths=daemon, autostart=False) as agent:
+        alone = await asyncio.to_thread(agent.check, repo, patch, timeout_s=WAIT_S)
+    async with editor(repo) as ed:
+        ed.open("pkg/calc.py", CALC.replace("a: int, b: int", "a: str, b: str"))
+        ed.open("pkg/use.py")
+        use = await ed.diagnostics("pkg/use.py", 1)
+        assert (2, "reportArgumentType") in codes(use)  # the editor sees its own buffer
+        with Client(paths=daemon, autostart=False) as agent:
+            beside = await asyncio.to_thread(agent.check, repo, patch, timeout_s=WAIT_S)
+    assert beside.ok == alone.ok
+    assert beside.diagnostics == alone.diagnostics
+
+
+async def test_two_editors_each_see_their_own_unsaved_text(
+    daemon: RuntimePaths, repo: Path
+) -> None:
+    async with editor(repo) as one, editor(repo) as two:
+        one.open("pkg/use.py", "x: int = 'one'\n")
+        two.open("pkg/use.py", "x: str = 2\n\nz: int = 'two'\n")
+        first = await one.diagnostics("pkg/use.py", 1)
+        second = await two.diagnostics("pkg/use.py", 1)
+        assert codes(first) == [(0, "reportAssignmentType")]
+        assert codes(second) == [(0, "reportAssignmentType"), (2, "reportAssignmentType")]
+        one.edit("pkg/use.py", "x: int = 1\n")
+        assert codes(await one.diagnostics("pkg/use.py", 2)) == []
+        at = types.HoverParams(
+            types.TextDocumentIdentifier(two.uri("pkg/use.py")), types.Position(2, 0)
+        )
+        hover = await two.client.text_document_hover_async(at)
+        assert hover is not None
+        assert "z" in str(hover.contents)  # line 2 exists only in the second editor's text
