@@ -9,7 +9,10 @@ patch made the checker compute.
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 import shutil
+import subprocess
 import sys
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -199,3 +202,35 @@ async def test_two_editors_each_see_their_own_unsaved_text(
         hover = await two.client.text_document_hover_async(at)
         assert hover is not None
         assert "z" in str(hover.contents)  # line 2 exists only in the second editor's text
+
+
+NVIM_SCRIPT = Path(__file__).parent / "editors" / "nvim_check.lua"
+
+
+def test_neovim_shows_the_diagnostics_and_answers_hover_and_definition(
+    daemon: RuntimePaths, repo: Path, tmp_path: Path
+) -> None:
+    """A real editor: headless Neovim with its built-in LSP client attached to prewrite lsp."""
+    nvim = shutil.which("nvim")
+    if nvim is None:
+        if os.environ.get("CI"):
+            pytest.fail("nvim is missing in CI (.ci/run installs Debian's neovim)")
+        pytest.skip("nvim is not installed (Debian: apt-get install neovim)")
+    prewrite = shutil.which("prewrite", path=str(Path(sys.executable).parent))
+    out = tmp_path / "nvim.json"
+    settings = {
+        "prewrite_cmd": prewrite,
+        "prewrite_root": str(repo),
+        "prewrite_file": "pkg/use.py",
+        "prewrite_out": str(out),
+    }
+    lets = [f"let g:{k} = {json.dumps(v)}" for k, v in settings.items()]
+    argv = [nvim, "--headless", "-u", "NONE", "-i", "NONE"]
+    for command in [*lets, f"luafile {NVIM_SCRIPT}"]:
+        argv += ["-c", command]
+    subprocess.run(argv, cwd=repo, timeout=180, check=False, capture_output=True)
+    seen = json.loads(out.read_text())
+    assert seen["error"] is None, seen["error"]
+    assert [(d["lnum"], d["code"]) for d in seen["diagnostics"]] == [(3, "reportAssignmentType")]
+    assert "def add" in json.dumps(seen["hover"])
+    assert (repo / "pkg" / "calc.py").as_uri() in json.dumps(seen["definition"])
