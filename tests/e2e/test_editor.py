@@ -22,7 +22,7 @@ import pytest
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
-from prewrite import Client, change_file
+from prewrite import Client, change_file, new_file
 
 if TYPE_CHECKING:
     from collections.abc import AsyncGenerator
@@ -234,3 +234,63 @@ def test_neovim_shows_the_diagnostics_and_answers_hover_and_definition(
     assert [(d["lnum"], d["code"]) for d in seen["diagnostics"]] == [(3, "reportAssignmentType")]
     assert "def add" in json.dumps(seen["hover"])
     assert (repo / "pkg" / "calc.py").as_uri() in json.dumps(seen["definition"])
+
+
+def _at(ed: Editor, rel: str, line: int, character: int) -> dict[str, Any]:
+    return {
+        "text_document": types.TextDocumentIdentifier(ed.uri(rel)),
+        "position": types.Position(line, character),
+    }
+
+
+async def test_rename_references_completion_and_symbols_name_real_paths(
+    daemon: RuntimePaths, repo: Path
+) -> None:
+    async with editor(repo) as ed:
+        ed.open("pkg/use.py")
+        ed.open("pkg/calc.py")
+        await ed.diagnostics("pkg/use.py", 1)
+        refs = await ed.client.text_document_references_async(
+            types.ReferenceParams(
+                **_at(ed, "pkg/calc.py", 0, 5), context=types.ReferenceContext(True)
+            )
+        )
+        assert refs is not None
+        assert {r.uri for r in refs} == {ed.uri("pkg/calc.py"), ed.uri("pkg/use.py")}
+        edit = await ed.client.text_document_rename_async(
+            types.RenameParams(**_at(ed, "pkg/calc.py", 0, 5), new_name="plus")
+        )
+        assert edit is not None
+        touched = json.dumps(ed.client.protocol._converter.unstructure(edit))  # pyright: ignore[reportPrivateUsage]
+        assert ed.uri("pkg/use.py") in touched
+        assert ed.uri("pkg/calc.py") in touched
+        assert str(daemon.runtime_dir) not in touched  # never a shadow path
+        assert not (repo / "pkg" / "calc.py").read_text().count("plus")  # nothing written
+        ed.edit("pkg/use.py", "from pkg.calc import add\n\nx: int = add(1, 2)\nx.\n")
+        items = await ed.client.text_document_completion_async(
+            types.CompletionParams(**_at(ed, "pkg/use.py", 3, 2))
+        )
+        labels = [
+            i.label
+            for i in (items.items if isinstance(items, types.CompletionList) else items or [])
+        ]
+        assert "bit_length" in labels
+        symbols = await ed.client.text_document_document_symbol_async(
+            types.DocumentSymbolParams(types.TextDocumentIdentifier(ed.uri("pkg/calc.py")))
+        )
+        assert symbols is not None
+        assert "add" in json.dumps(ed.client.protocol._converter.unstructure(symbols))  # pyright: ignore[reportPrivateUsage]
+
+
+async def test_a_checker_restart_refreshes_the_editor(daemon: RuntimePaths, repo: Path) -> None:
+    """An environment change restarts the checker; the editor's diagnostics are pulled again
+    (its buffers re-laid on the new checker), never left from before the restart."""
+    async with editor(repo) as ed:
+        ed.open("pkg/use.py", "x: int = 'unsaved'\n")
+        assert codes(await ed.diagnostics("pkg/use.py", 1)) == [(0, "reportAssignmentType")]
+        (repo / "pyrightconfig.json").write_text('{"reportAssignmentType": "none"}')
+        with Client(paths=daemon, autostart=False) as agent:  # admits the change: a restart
+            patch = [new_file("pkg/other.py", "z = 1\n")]
+            await asyncio.to_thread(agent.check, repo, patch, timeout_s=WAIT_S)
+        after = await ed.diagnostics("pkg/use.py", 2)
+        assert codes(after) == []  # the new settings, and still the editor's own text

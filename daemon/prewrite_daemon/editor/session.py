@@ -59,6 +59,10 @@ RELAYED: dict[str, object | None] = {
     types.TEXT_DOCUMENT_RENAME: types.RenameOptions(prepare_provider=True),
     types.TEXT_DOCUMENT_PREPARE_RENAME: None,
     types.TEXT_DOCUMENT_CODE_ACTION: None,
+    types.TEXT_DOCUMENT_IMPLEMENTATION: None,
+    types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT: None,
+    types.TEXT_DOCUMENT_FOLDING_RANGE: None,
+    types.TEXT_DOCUMENT_SELECTION_RANGE: None,
 }
 
 
