@@ -19,6 +19,11 @@ TypeScript (``bench.ts_bench``): rxjs and mobx (``ts-rxjs``, ``ts-mobx``), each 
 TypeScript installed (5.9.3 via tsserver, 7.0.2 via tsc --lsp): cold ``tsc --noEmit`` vs the
 daemon's warm check on a 1-file body edit and an interface change. Part of the full run unless
 ``--no-typescript``; ``--quick`` measures it only when named in ``--workloads``.
+
+Editors (``bench.editor_bench``): on httpx, an editor through ``prewrite lsp`` vs a direct
+``pyright-langserver``: idle hover/definition/completion latency, the shared pyright's RSS, and
+editor hovers while an agent checks interface changes. Part of the full run unless
+``--no-editors``; ``--only-editors`` runs it alone (not part of ``--quick``).
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 from bench import measure, peer, rungs
 from bench.chart import write_chart
+from bench.editor_bench import run_editors
 from bench.patches import SEED, generate
 from bench.report import write
 from bench.ts_bench import TS_CATALOGUE, TS_DEFAULT, run_ts_workload
@@ -70,6 +76,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--out", type=Path, default=RESULTS, help="output dir (bench/results)")
     parser.add_argument("--no-dmypy", action="store_true", help="skip the dmypy peer")
     parser.add_argument("--no-typescript", action="store_true", help="skip the TypeScript section")
+    parser.add_argument("--no-editors", action="store_true", help="skip the Editors section")
+    parser.add_argument(
+        "--only-editors", action="store_true", help="run the Editors section alone (on httpx)"
+    )
     args = parser.parse_args(argv)
     if args.workloads:
         names = tuple(n.strip() for n in args.workloads.split(",") if n.strip())
@@ -80,6 +90,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         parser.error(f"unknown workload(s): {', '.join(unknown)}")
     args.names = tuple(n for n in names if n in CATALOGUE)
     args.ts_names = () if args.no_typescript else tuple(n for n in names if n in TS_CATALOGUE)
+    args.editors = args.only_editors or not (args.no_editors or args.quick)
+    if args.only_editors:
+        args.names, args.ts_names = (), ()
     args.runs = args.runs or (3 if args.quick else 10)
     if args.runs < 1:
         parser.error("--runs must be at least 1")
@@ -181,6 +194,8 @@ def main(argv: list[str] | None = None) -> int:
                 )
         for name in args.ts_names:
             ts_results.append(run_ts_workload(name, args.runs, args.quick, tmp))
+        if args.editors:
+            results["editors"] = run_editors(tmp, args.seed)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     results["load_end"] = _load()
@@ -190,8 +205,9 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print(md_path.read_text())
     print(f"written: {json_path}, {md_path}, {png_path} ({results['runtime_s']:.0f} s)")
-    failed = [w["name"] for w in [*results["workloads"], *results.get("typescript", [])]
-              if w.get("errors")]  # fmt: skip
+    sections = [*results["workloads"], *results.get("typescript", [])]
+    sections += [results["editors"]] if "editors" in results else []
+    failed = [w["name"] for w in sections if w.get("errors")]
     if failed:
         print(f"phases failed in: {', '.join(failed)} (see results.md)", file=sys.stderr)
     return 1 if failed else 0

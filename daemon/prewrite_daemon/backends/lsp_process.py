@@ -64,6 +64,7 @@ class LspProcess:
         self.argv = argv
         self.root = root
         self.quirks = quirks
+        self.capabilities: lsp.ServerCapabilities | None = None  # the server's, once started
         self._settings = settings
         self._env = env
         self.state = BackendState.EXITED
@@ -94,6 +95,7 @@ class LspProcess:
             self._client.protocol.set_writer(stdin)
             init = self._client.initialize_async(self._initialize_params())
             result = await self._call(init, timeout_s)
+            self.capabilities = result.capabilities
             self._client.initialized(lsp.InitializedParams())
             await self._wait_diagnostics_offered(result, timeout_s)
         except BaseException as exc:

@@ -27,15 +27,36 @@ _SEVERITY = {
 }
 
 
+# What the editor is offered, per feature: only what the warm checker itself offers.
+PROVIDERS = (
+    "hover_provider",
+    "definition_provider",
+    "declaration_provider",
+    "type_definition_provider",
+    "references_provider",
+    "document_symbol_provider",
+    "completion_provider",
+    "signature_help_provider",
+    "rename_provider",
+    "code_action_provider",
+    "implementation_provider",
+    "document_highlight_provider",
+    "folding_range_provider",
+    "selection_range_provider",
+)
+
+
 class EditorProtocol(LanguageServerProtocol):
     on_exit: Callable[[], None] | None = None
+    checker_capabilities: types.ServerCapabilities | None = None  # set by the session
 
     @lsp_method(types.INITIALIZE)
     def lsp_initialize(self, params: types.InitializeParams) -> Generator[Any, Any, Any]:
         general = params.capabilities.general
         if general is not None:
             general.position_encodings = [types.PositionEncodingKind.Utf16]
-        return (yield from super().lsp_initialize(params))
+        result: types.InitializeResult = yield from super().lsp_initialize(params)
+        return offered(result, self.checker_capabilities)
 
     @lsp_method(types.EXIT)
     def lsp_exit(self, *args: Any) -> Generator[Any, Any, None]:
@@ -58,3 +79,19 @@ def to_lsp_diagnostic(raw: RawDiagnostic, paths: PathMap) -> types.Diagnostic:
         code=raw.rule or None,
         source=raw.source or None,
     )
+
+
+def offered(
+    ours: types.InitializeResult, checker: types.ServerCapabilities | None
+) -> types.InitializeResult:
+    """Our capabilities cut to the warm checker's: a feature it lacks is not announced, and
+    completion and signature help carry its trigger characters (unchanged without a checker)."""
+    if checker is None:
+        return ours
+    for name in PROVIDERS:
+        theirs = getattr(checker, name)
+        if theirs is None or theirs is False:
+            setattr(ours.capabilities, name, None)
+        elif name in ("completion_provider", "signature_help_provider"):
+            setattr(ours.capabilities, name, theirs)
+    return ours

@@ -117,16 +117,9 @@ class EditorSession:
         ls = self.ls
 
         @ls.feature(types.INITIALIZE)
-        def initialize(params: types.InitializeParams) -> None:
-            folders = params.workspace_folders or []
-            uri = folders[0].uri if folders else params.root_uri
-            if uri is None and params.root_path:
-                uri = Path(params.root_path).as_uri()
-            self.root = Path(types_uri_path(uri)).resolve() if uri else None
-            options = params.initialization_options
-            if isinstance(options, dict):
-                python: object = cast("dict[str, object]", options).get("python")
-                self.python = python if isinstance(python, str) else None
+        async def initialize(params: types.InitializeParams) -> None:
+            self._read_initialize(params)
+            await self._warm()
 
         # pygls tags each handler function, so each gets a plain function of its own.
         for event in (
@@ -146,6 +139,38 @@ class EditorSession:
         @ls.feature(types.COMPLETION_ITEM_RESOLVE)
         async def resolve(item: types.CompletionItem) -> Any:
             return await self._resolve_completion(item)
+
+    def _read_initialize(self, params: types.InitializeParams) -> None:
+        """The editor's root (its first workspace folder) and interpreter (initializationOptions
+        ``{"python": ...}``)."""
+        folders = params.workspace_folders or []
+        uri = folders[0].uri if folders else params.root_uri
+        if uri is None and params.root_path:
+            uri = Path(params.root_path).as_uri()
+        self.root = Path(types_uri_path(uri)).resolve() if uri else None
+        options = params.initialization_options
+        if isinstance(options, dict):
+            python: object = cast("dict[str, object]", options).get("python")
+            self.python = python if isinstance(python, str) else None
+
+    async def _warm(self) -> None:
+        """Start (or reuse) the root's checker now, so the first request is warm, and answer
+        initialize with what that checker offers. A failure here is the first request's to
+        report; initialize itself succeeds."""
+        root = self.root
+        if root is None:
+            return
+        present = [lang for lang in LANGUAGES if lang.applies_to(root)]
+        language = present[-1]  # TypeScript where the root has a tsconfig.json, else Python
+        try:
+            ws = self.registry.editor_workspace(root, self.python, language)
+            async with ws.lock:
+                backend = await ws.ensure_backend(ws.environment())
+        except PrewriteError as exc:
+            log.warning("editor %s: no warm checker for %s: %s", self.number, root, exc)
+            return
+        if isinstance(backend, LspProcess) and isinstance(self.ls.protocol, EditorProtocol):
+            self.ls.protocol.checker_capabilities = backend.capabilities
 
     def _on_edit(self) -> Any:
         def edited(params: Any) -> None:
