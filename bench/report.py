@@ -143,6 +143,64 @@ def _typescript(results: dict[str, Any]) -> list[str]:
     return rows
 
 
+def _latency(side: dict[str, Any]) -> str:
+    return f"{_ms(get(side, 'p50'))} / {_ms(get(side, 'p95'))}"
+
+
+def _editors(e: dict[str, Any]) -> list[str]:
+    """Editor through ``prewrite lsp`` vs a direct pyright (``bench.editor_bench``)."""
+    rows = [
+        "| measure | through `prewrite lsp` | direct pyright | overhead (p50) |",
+        "|---|---|---|---|",
+    ]
+    for method in ("hover", "definition", "completion"):
+        m = section(section(e, "idle"), method)
+        rows.append(
+            f"| {method}, idle: p50 / p95 | {_latency(section(m, 'proxy'))} "
+            f"| {_latency(section(m, 'direct'))} | {_ms(get(m, 'overhead_p50'))} |"
+        )
+    fair = section(e, "fairness")
+    load, idle = section(fair, "hover_proxy"), num(fair, "hover_idle", "p50")
+    over = num(load, "p50")
+    rows.append(
+        f"| hover while an agent checks `{e.get('signature_patch')}` back to back: p50 / p95 "
+        f"(worst) | {_latency(load)} ({_ms(get(load, 'max'))}) "
+        f"| {_latency(section(fair, 'hover_direct'))} (control: its own process) "
+        f"| {_ms(None if over is None or idle is None else over - idle)} over idle |"
+    )
+    rss = section(e, "rss_mb")
+    shared, apart = num(e, "rss_mb", "daemon_pyright_shared"), num(e, "rss_mb", "separate_total")
+    rows.append(
+        f"| RSS of pyright serving editor and agent | {_mb(rss.get('daemon_pyright_shared'))} "
+        f"(one, shared) | {_mb(rss.get('separate_total'))} (editor's "
+        f"{_mb(rss.get('direct_editor_pyright'))} + agent's "
+        f"{_mb(rss.get('daemon_pyright_agent_only'))}) "
+        f"| {_mb(None if shared is None or apart is None else shared - apart)} |"
+    )
+    return rows
+
+
+EDITORS_NOTE = (
+    "An editor (a pygls `LanguageClient`) on `prewrite lsp`, served by the daemon's warm pyright "
+    "that also checks an agent's patches, vs the same client on a direct `pyright-langserver "
+    "--stdio` with the daemon's settings, the same document open; requests at a call site in "
+    "{file}:{line}, proxy and direct interleaved. Under load, the agent (`Client.check` in a "
+    "thread) checks the signature patch back to back and the editor's hovers wait for its checks."
+)
+
+
+def _editor_targets(results: dict[str, Any]) -> list[dict[str, Any]]:
+    e = section(results, "editors")
+    overheads = [num(e, "idle", m, "overhead_p50") for m in ("hover", "definition", "completion")]
+    found = [o for o in overheads if o is not None]
+    if not found:
+        return []
+    worst = max(found)
+    return [_target("editor through prewrite lsp: overhead <= 15 ms (p50, idle; worst of hover, "
+                    "definition, completion)", str(e.get("name")), _ms(worst),
+                    worst <= 15)]  # fmt: skip
+
+
 def _ts_targets(results: dict[str, Any]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for w in results.get("typescript", []):
@@ -195,7 +253,7 @@ def evaluate_targets(results: dict[str, Any]) -> list[dict[str, Any]]:
         rung5 = num(w, "rungs", "body_5", "total")
         out.append(_target("cheap rungs on the 5-file patch <= 50 ms", w["name"], _ms(rung5),
                            None if rung5 is None else rung5 <= 50))  # fmt: skip
-    return out + _ts_targets(results)
+    return out + _ts_targets(results) + _editor_targets(results)
 
 
 TS_NOTE = (
@@ -232,12 +290,17 @@ def markdown(results: dict[str, Any]) -> str:
     body = [*head, *python] if results["workloads"] else head[:-3]  # TypeScript only
     if results.get("typescript"):
         body += ["", "## TypeScript", "", TS_NOTE, "", *_typescript(results)]
+    if results.get("editors"):
+        e = section(results, "editors")
+        note = EDITORS_NOTE.format(file=e.get("file"), line=e.get("line"))
+        body += ["", f"## Editors ({e.get('label')})", "", note, "", *_editors(e)]
     body += ["", "## Targets (measured, not asserted)", ""]
     body += ["| target | workload | measured | met |", "|---|---|---|---|"]
     for t in results["targets"]:
         met = {True: "yes", False: "**no**", None: "n/a"}[t["met"]]
         body.append(f"| {t['target']} | {t['workload']} | {t['measured']} | {met} |")
     everything = [*results["workloads"], *results.get("typescript", [])]
+    everything += [results["editors"]] if results.get("editors") else []
     errors = [f"- {w['name']}: {e}" for w in everything for e in w.get("errors", [])]
     if errors:
         body += ["", "## Phases that failed", "", *errors]
