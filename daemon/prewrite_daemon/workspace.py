@@ -12,7 +12,6 @@ saw them.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 import time
@@ -30,6 +29,7 @@ from prewrite_daemon.coldcheck import ColdRun, cold_base, run_cold_check
 from prewrite_daemon.config_change import judge_both
 from prewrite_daemon.layout import patched_reader
 from prewrite_daemon.limits import Deadline
+from prewrite_daemon.priority_lock import PriorityLock
 from prewrite_daemon.shadow import ShadowTree
 
 if TYPE_CHECKING:
@@ -54,7 +54,8 @@ class Workspace:
         self, root: Path, python: str, shadow_root: Path, trusted: bool, language: Language
     ) -> None:
         self.language = language
-        self.lock = asyncio.Lock()  # held by every check and by the watcher applying a batch
+        # Held by every check, editor request and watcher batch; editors go first (fast lane).
+        self.lock = PriorityLock()
         self.root = root
         self.python = python
         self.trusted = trusted

@@ -106,7 +106,7 @@ class EditorSession:
         for entry in self.registry.all_entries():
             ws = entry.workspace
             if ws.editor_owner is self:
-                async with ws.lock:
+                async with ws.lock.first():
                     if ws.editor_owner is self:
                         ws.clear_editor_layer()
             ws.listeners.discard(self._moved)
@@ -164,7 +164,7 @@ class EditorSession:
         language = present[-1]  # TypeScript where the root has a tsconfig.json, else Python
         try:
             ws = self.registry.editor_workspace(root, self.python, language)
-            async with ws.lock:
+            async with ws.lock.first():
                 backend = await ws.ensure_backend(ws.environment())
         except PrewriteError as exc:
             log.warning("editor %s: no warm checker for %s: %s", self.number, root, exc)
@@ -202,7 +202,7 @@ class EditorSession:
     async def _relay(self, ws: Workspace, method: str, params: Any) -> Any:
         paths = PathMap(ws.root, ws.shadow.shadow_root)
         raw = self.ls.protocol._converter.unstructure(params)  # pyright: ignore[reportPrivateUsage]
-        async with ws.lock:
+        async with ws.lock.first():
             backend = await self._layered(ws)
             if not isinstance(backend, LspProcess):
                 raise JsonRpcInvalidParams(f"{method} is not served for {ws.env.checker}")
@@ -270,7 +270,7 @@ class EditorSession:
         doc = self.ls.workspace.get_text_document(uri)
         version = doc.version
         try:
-            async with ws.lock:
+            async with ws.lock.first():
                 backend = await self._layered(ws)
                 raws = await backend.diagnostics(ws.shadow.shadow_path(rel), REQUEST_TIMEOUT_S)
         except (PrewriteError, JsonRpcInternalError) as exc:
