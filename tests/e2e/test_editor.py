@@ -9,11 +9,13 @@ patch made the checker compute.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,11 +25,12 @@ from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
 from prewrite import Client, change_file, new_file
+from prewrite.errors import PrewriteError
+from prewrite.runtime import RuntimePaths
 
 if TYPE_CHECKING:
-    from collections.abc import AsyncGenerator
+    from collections.abc import AsyncGenerator, Callable
 
-    from prewrite.runtime import RuntimePaths
 
 pytestmark = pytest.mark.e2e
 
@@ -66,10 +69,10 @@ class Editor:
     def uri(self, rel: str) -> str:
         return (self.root / rel).as_uri()
 
-    async def start(self) -> None:
+    async def start(self, env: dict[str, str] | None = None) -> None:
         prewrite = shutil.which("prewrite", path=str(Path(sys.executable).parent))
         assert prewrite is not None
-        await self.client.start_io(prewrite, "lsp")  # pyright: ignore[reportUnknownMemberType]
+        await self.client.start_io(prewrite, "lsp", env=env)  # pyright: ignore[reportUnknownMemberType]
         uri = self.root.as_uri()
         await self.client.initialize_async(
             types.InitializeParams(
@@ -96,6 +99,21 @@ class Editor:
         doc = types.VersionedTextDocumentIdentifier(version=self.versions[rel], uri=self.uri(rel))
         change = types.TextDocumentContentChangeWholeDocument(text)
         self.client.text_document_did_change(types.DidChangeTextDocumentParams(doc, [change]))
+
+    async def diagnostics_until(
+        self, rel: str, wanted: Callable[[list[types.Diagnostic]], bool]
+    ) -> list[types.Diagnostic]:
+        """The first publication for ``rel`` that ``wanted`` accepts (waiting for it)."""
+        uri = self.uri(rel)
+
+        def found() -> list[types.Diagnostic] | None:
+            return next((d for d in self.published.get(uri, []) if wanted(d)), None)
+
+        async with self._arrived:
+            await asyncio.wait_for(self._arrived.wait_for(lambda: found() is not None), WAIT_S)
+        result = found()
+        assert result is not None
+        return result
 
     async def diagnostics(self, rel: str, count: int) -> list[types.Diagnostic]:
         """The ``count``-th publication for ``rel`` (waiting for it)."""
@@ -294,3 +312,36 @@ async def test_a_checker_restart_refreshes_the_editor(daemon: RuntimePaths, repo
             await asyncio.to_thread(agent.check, repo, patch, timeout_s=WAIT_S)
         after = await ed.diagnostics("pkg/use.py", 2)
         assert codes(after) == []  # the new settings, and still the editor's own text
+
+
+async def test_a_daemon_restart_is_survived_with_the_editors_buffers(
+    repo: Path, tmp_path: Path
+) -> None:
+    """The daemon stops under an attached editor: ``prewrite lsp`` starts a new one and replays
+    the editor's session (its unsaved text), so diagnostics and hover keep coming."""
+    runtime = Path(tempfile.mkdtemp(prefix="pw-ed-", dir="/tmp"))  # short: a socket path
+    env = dict(os.environ, PREWRITE_RUNTIME_DIR=str(runtime))
+    paths = RuntimePaths(runtime)
+    ed = Editor(repo)
+    try:
+        await ed.start(env)
+        ed.open("pkg/use.py", "x: int = 'unsaved'\n")
+        assert codes(await ed.diagnostics("pkg/use.py", 1)) == [(0, "reportAssignmentType")]
+        with Client(paths=paths, autostart=False) as first:
+            old_pid = first.daemon_pid
+            first.stop()
+        ed.edit("pkg/use.py", "x: int = 'unsaved'\ny: str = 2\n")
+        after = await ed.diagnostics_until("pkg/use.py", lambda d: len(d) == 2)
+        assert codes(after) == [(0, "reportAssignmentType"), (1, "reportAssignmentType")]
+        with Client(paths=paths, autostart=False) as second:
+            assert second.daemon_pid != old_pid
+        hover = await ed.client.text_document_hover_async(
+            types.HoverParams(**_at(ed, "pkg/use.py", 1, 0))
+        )
+        assert hover is not None
+        assert "y" in str(hover.contents)
+        await ed.stop()
+    finally:
+        with contextlib.suppress(PrewriteError), Client(paths=paths, autostart=False) as c:
+            c.stop()
+        shutil.rmtree(runtime, ignore_errors=True)
