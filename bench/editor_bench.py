@@ -34,12 +34,12 @@ import psutil
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
-from bench.measure import CHECK_TIMEOUT_S, STOP_WAIT_S, start_daemon
+from bench.measure import CHECK_TIMEOUT_S, start_daemon, stop_daemon
 from bench.patches import generate
-from bench.processes import rss_mb, stop_pid, summarize, wait_exit
+from bench.processes import rss_mb, summarize
 from bench.workloads import CATALOGUE, prepare, stage
 from prewrite.errors import PrewriteError
-from prewrite.runtime import RuntimePaths, read_status
+from prewrite.runtime import RuntimePaths
 from prewrite_daemon.backends.pyright import langserver_argv
 
 if TYPE_CHECKING:
@@ -305,27 +305,11 @@ async def _measure(staged: Staged, patches: list[BenchPatch], work: Path) -> dic
     finally:
         await proxy.stop()
         await direct.stop()
-        _stop_daemon(client, paths, pid, server_pid)
+        stop_daemon(client, paths, pid, server_pid)
 
 
 def _sum(a: float | None, b: float | None) -> float | None:
     return None if a is None or b is None else round(a + b, 1)
-
-
-def _stop_daemon(client: Client, paths: RuntimePaths, pid: int, server_pid: int | None) -> None:
-    """Ask the daemon to stop; if it does not exit, stop it (and its pyright) by pid."""
-    try:
-        client.stop()
-    except (PrewriteError, OSError):
-        pass  # already stopped, or gone: checked by pid below
-    finally:
-        client.close()
-    if wait_exit(pid, STOP_WAIT_S) and read_status(paths) is None:
-        return
-    print(f"    warning: the daemon (pid {pid}) did not stop; terminating it")
-    stop_pid(pid, grace_s=10.0)
-    if server_pid is not None:
-        stop_pid(server_pid)
 
 
 def run_editors(tmp: Path, seed: int) -> dict[str, Any]:

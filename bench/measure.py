@@ -197,18 +197,19 @@ async def measure_warm(
         }
     finally:
         await floor.stop()
-        _stop_client(client)
-        _ensure_stopped(paths, pid, server_pid)
+        stop_daemon(client, paths, pid, server_pid)
 
 
-def _stop_client(client: Client) -> None:
-    """Ask the daemon to stop (a no-op error once it has), then close the connection."""
+def stop_daemon(client: Client, paths: RuntimePaths, pid: int, server_pid: int | None) -> None:
+    """Ask the bench's daemon to stop (a no-op error once it has); if it does not exit, stop it
+    (and its checker) by pid. Every bench section ends its private daemon this way."""
     try:
         client.stop()
     except (PrewriteError, OSError):
-        pass  # already stopped, or gone: _ensure_stopped checks by pid
+        pass  # already stopped, or gone: checked by pid below
     finally:
         client.close()
+    _ensure_stopped(paths, pid, server_pid)
 
 
 def _server_pid(client: Client, staged: Staged) -> int | None:

@@ -22,11 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bench.measure import CHECK_TIMEOUT_S, CLI_TIMEOUT_S, STOP_WAIT_S, Budget, start_daemon
-from bench.processes import rss_mb, run_sampled, stop_pid, summarize, wait_exit
+from bench.measure import CHECK_TIMEOUT_S, CLI_TIMEOUT_S, Budget, start_daemon, stop_daemon
+from bench.processes import rss_mb, run_sampled, summarize
 from bench.ts_patches import generate
-from prewrite.errors import PrewriteError
-from prewrite.runtime import RuntimePaths, read_status
+from prewrite.runtime import RuntimePaths
 from prewrite_daemon.backends.tsc_output import parse_tsc_output
 from prewrite_daemon.backends.typescript import TypeScript, find_typescript
 from tests.support.ts_oracle import write_patched_copy
@@ -164,23 +163,7 @@ def measure_daemon(
             "rss_mb": {"daemon": rss_mb(pid, children=False), "checker": rss_mb(server_pid)},
         }
     finally:
-        _stop(client, paths, pid, server_pid)
-
-
-def _stop(client: Client, paths: RuntimePaths, pid: int, server_pid: int | None) -> None:
-    """Ask the daemon to stop; if it does not exit, stop it (and its checker) by pid."""
-    try:
-        client.stop()
-    except (PrewriteError, OSError):
-        pass  # already stopped, or gone: checked by pid below
-    finally:
-        client.close()
-    if wait_exit(pid, STOP_WAIT_S) and read_status(paths) is None:
-        return
-    print(f"    warning: the daemon (pid {pid}) did not stop; terminating it")
-    stop_pid(pid, grace_s=10.0)
-    if server_pid is not None:
-        stop_pid(server_pid)
+        stop_daemon(client, paths, pid, server_pid)
 
 
 def _engine(package: str, major: int, runs: int, cold_runs: int, work: Path) -> dict[str, Any]:
