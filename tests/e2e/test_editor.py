@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.client import LanguageClient
 
 from prewrite import Client, change_file, new_file
@@ -345,3 +346,24 @@ async def test_a_daemon_restart_is_survived_with_the_editors_buffers(
         with contextlib.suppress(PrewriteError), Client(paths=paths, autostart=False) as c:
             c.stop()
         shutil.rmtree(runtime, ignore_errors=True)
+
+
+async def test_a_request_not_listed_is_relayed_or_declined_never_dropped(
+    daemon: RuntimePaths, repo: Path
+) -> None:
+    """Call hierarchy is not in our list: relayed to pyright (which has it), paths mapped; a
+    request pyright lacks comes back as an error naming the checker, not as silence."""
+    async with editor(repo) as ed:
+        ed.open("pkg/calc.py")
+        items = await ed.client.text_document_prepare_call_hierarchy_async(
+            types.CallHierarchyPrepareParams(**_at(ed, "pkg/calc.py", 0, 5))
+        )
+        assert items is not None
+        assert [i.uri for i in items] == [ed.uri("pkg/calc.py")]
+        with pytest.raises(JsonRpcException, match="checker"):
+            await asyncio.wait_for(
+                ed.client.text_document_document_link_async(
+                    types.DocumentLinkParams(types.TextDocumentIdentifier(ed.uri("pkg/calc.py")))
+                ),
+                WAIT_S,
+            )

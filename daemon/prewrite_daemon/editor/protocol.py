@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import attrs
 from lsprotocol import types
+from pygls.exceptions import JsonRpcMethodNotFound
 from pygls.protocol import LanguageServerProtocol, lsp_method
 
 if TYPE_CHECKING:
@@ -49,6 +51,19 @@ PROVIDERS = (
 class EditorProtocol(LanguageServerProtocol):
     on_exit: Callable[[], None] | None = None
     checker_capabilities: types.ServerCapabilities | None = None  # set by the session
+    relay: Callable[[str], Any] | None = None  # a handler relaying any request to the checker
+
+    def _get_handler(self, feature_name: str) -> Any:
+        """Our handler; else, for a ``textDocument/`` request we do not serve ourselves, the
+        session's relay (paths mapped, the checker answers or declines); else not found."""
+        try:
+            return super()._get_handler(feature_name)
+        except JsonRpcMethodNotFound:
+            known = types.METHOD_TO_TYPES.get(feature_name)
+            request = known is not None and "id" in attrs.fields_dict(known[0])
+            if self.relay is None or not request or not feature_name.startswith("textDocument/"):
+                raise
+            return self.relay(feature_name)
 
     @lsp_method(types.INITIALIZE)
     def lsp_initialize(self, params: types.InitializeParams) -> Generator[Any, Any, Any]:

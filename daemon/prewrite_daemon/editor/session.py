@@ -89,6 +89,7 @@ class EditorSession:
         self.ls.protocol.set_writer(writer)  # pyright: ignore[reportArgumentType]
         assert isinstance(self.ls.protocol, EditorProtocol)
         self.ls.protocol.on_exit = self.done.set
+        self.ls.protocol.relay = self._relayer
         try:
             await run_async(
                 stop_event=self.done, reader=reader, protocol=self.ls.protocol, logger=log,
