@@ -138,6 +138,10 @@ class Registry:
     def all_entries(self) -> list[Entry]:
         return list(self._entries.values())
 
+    def entry_of(self, ws: Workspace) -> Entry | None:
+        entry = self._entries.get(_key(ws))
+        return entry if entry is not None and entry.workspace is ws else None
+
     def editor_workspace(self, root: Path, python: str | None, language: Language) -> Workspace:
         """The warm workspace an editor's document of ``language`` under ``root`` is served by."""
         return self.entry(root, resolve_python(root, python), language).workspace

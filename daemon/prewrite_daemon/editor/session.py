@@ -14,10 +14,12 @@ layer, and nothing the checker pushes is relayed.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
+from urllib.parse import unquote, urlparse
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInternalError, JsonRpcInvalidParams
@@ -79,6 +81,7 @@ class EditorSession:
         self.done = threading.Event()  # the editor said exit, or hung up
         self._pending: dict[str, asyncio.Task[None]] = {}  # uri -> its debounced refresh
         self._watched: set[int] = set()  # workspaces whose moves refresh this editor
+        self._held = contextlib.ExitStack()  # the entries this editor uses: never evicted
         self._last: Workspace | None = None  # where completionItem/resolve goes
         self._register()
 
@@ -111,6 +114,7 @@ class EditorSession:
                     if ws.editor_owner is self:
                         ws.clear_editor_layer()
             ws.listeners.discard(self._moved)
+        self._held.close()
 
     # --- features -------------------------------------------------------------------------------
 
@@ -148,7 +152,7 @@ class EditorSession:
         uri = folders[0].uri if folders else params.root_uri
         if uri is None and params.root_path:
             uri = Path(params.root_path).as_uri()
-        self.root = Path(types_uri_path(uri)).resolve() if uri else None
+        self.root = Path(uri_path(uri)).resolve() if uri else None
         options = params.initialization_options
         if isinstance(options, dict):
             python: object = cast("dict[str, object]", options).get("python")
@@ -225,19 +229,22 @@ class EditorSession:
         if id(ws) not in self._watched:
             self._watched.add(id(ws))
             ws.listeners.add(self._moved)
+            entry = self.registry.entry_of(ws)
+            if entry is not None:
+                self._held.enter_context(entry.in_use())  # the LRU leaves it warm
         return backend
 
     def _buffers(self, ws: Workspace) -> dict[str, str]:
         found: dict[str, str] = {}
         for uri, doc in self.ls.workspace.text_documents.items():
-            rel = _relative(ws.root, types_uri_path(uri))
+            rel = _relative(ws.root, uri_path(uri))
             if rel is not None and ws.language.is_source(rel):
                 found[rel] = doc.source
         return found
 
     def _workspace_of(self, uri: str) -> tuple[Workspace, str]:
         root = self.root
-        rel = _relative(root, types_uri_path(uri)) if root else None
+        rel = _relative(root, uri_path(uri)) if root else None
         if root is None or rel is None:
             raise JsonRpcInvalidParams(f"{uri} is outside the workspace {root}")
         languages = [lang for lang in LANGUAGES if lang.applies_to(root) and lang.is_source(rel)]
@@ -284,9 +291,7 @@ class EditorSession:
         )
 
 
-def types_uri_path(uri: str) -> str:
-    from urllib.parse import unquote, urlparse
-
+def uri_path(uri: str) -> str:
     return unquote(urlparse(uri).path)
 
 
