@@ -59,15 +59,21 @@ class BenchPatch:
         return len(self.changes)
 
     def salted(self, run: int) -> list[FileChange]:
-        """The patch with a run-specific comment at the end of its first written file, so no
-        run can be answered from a cache of an identical earlier request."""
-        out = list(self.changes)
-        for i, change in enumerate(out):
-            if change.content is not None and change.path.endswith(".py"):
-                salted = change.content + f"\n# prewrite bench run {run}\n"
-                out[i] = msgspec.structs.replace(change, content=salted)
-                break
-        return out
+        return salted(self.changes, run, (".py",), "#")
+
+
+def salted(
+    changes: tuple[FileChange, ...], run: int, suffixes: tuple[str, ...], comment: str
+) -> list[FileChange]:
+    """``changes`` with a run-specific comment at the end of the first written source file, so
+    no run can be answered from a cache of an identical earlier request."""
+    out = list(changes)
+    for i, change in enumerate(out):
+        if change.content is not None and change.path.endswith(suffixes):
+            text = change.content + f"\n{comment} prewrite bench run {run}\n"
+            out[i] = msgspec.structs.replace(change, content=text)
+            break
+    return out
 
 
 KINDS = ("body_1", "body_5", "signature", "rename", "new_module")

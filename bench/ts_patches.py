@@ -21,8 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import msgspec
-
+from bench.patches import salted
 from prewrite.changes import change_file
 from tests.support.patchkit import shuffled
 from tests.support.ts_patchgen import Context, TsIndex, required_param
@@ -52,15 +51,7 @@ class TsBenchPatch:
         return len(self.changes)
 
     def salted(self, run: int) -> list[FileChange]:
-        """The patch with a run-specific comment at the end of its first written file, so no
-        run can be answered from a cache of an identical earlier request."""
-        out = list(self.changes)
-        for i, change in enumerate(out):
-            if change.content is not None and change.path.endswith(SOURCE_SUFFIXES):
-                salted = change.content + f"\n// prewrite bench run {run}\n"
-                out[i] = msgspec.structs.replace(change, content=salted)
-                break
-        return out
+        return salted(self.changes, run, SOURCE_SUFFIXES, "//")
 
 
 def _body_insert(root: Path, index: TsIndex, fn: Header) -> FileChange:

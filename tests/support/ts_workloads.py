@@ -31,7 +31,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from tests.support.workloads import REPO_ROOT, WorkloadUnavailable, cache_dir
+from tests.support.workloads import REPO_ROOT, WorkloadUnavailable, cache_dir, copy_parts
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -205,14 +205,7 @@ def _unpack(spec: TsPackageSpec, tarball: Path, dest: Path) -> None:
         shutil.rmtree(staging)
     with tarfile.open(tarball) as tar:
         tar.extractall(staging, filter="data")
-    top = staging / "package"  # npm tarballs hold one folder of this name
-    dest.mkdir()
-    for part in spec.keep:
-        source = top / part
-        if source.is_dir():
-            shutil.copytree(source, dest / part)
-        else:
-            shutil.copy2(source, dest / part)
+    copy_parts(staging / "package", dest, spec.keep)  # npm tarballs hold one folder "package"
     for pattern in spec.drop:
         for extra in dest.glob(pattern):
             extra.unlink()

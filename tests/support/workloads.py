@@ -20,6 +20,10 @@ import sys
 import tarfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -126,15 +130,19 @@ def _unpack(spec: WorkloadSpec, sdist: Path, dest: Path) -> None:
     staging = dest.with_name(dest.name + ".unpack")
     with tarfile.open(sdist) as tar:
         tar.extractall(staging, filter="data")
-    top = staging / f"{spec.name}-{spec.version}"
+    copy_parts(staging / f"{spec.name}-{spec.version}", dest, spec.keep)
+    shutil.rmtree(staging)
+
+
+def copy_parts(top: Path, dest: Path, keep: Iterable[str]) -> None:
+    """Copy the files and directories ``keep`` of the unpacked archive ``top`` to a new ``dest``."""
     dest.mkdir()
-    for part in spec.keep:
+    for part in keep:
         source = top / part
         if source.is_dir():
             shutil.copytree(source, dest / part)
         else:
             shutil.copy2(source, dest / part)
-    shutil.rmtree(staging)
 
 
 def _make_venv(spec: WorkloadSpec, dest: Path) -> None:

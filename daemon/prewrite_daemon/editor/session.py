@@ -19,7 +19,6 @@ import logging
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
-from urllib.parse import unquote, urlparse
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInternalError, JsonRpcInvalidParams
@@ -29,6 +28,7 @@ from pygls.lsp.server import LanguageServer
 from prewrite import __version__
 from prewrite.errors import PrewriteError
 from prewrite_daemon.backends.lsp_process import LspProcess
+from prewrite_daemon.backends.lsp_types import uri_to_path
 from prewrite_daemon.editor.layer import apply_layer
 from prewrite_daemon.editor.protocol import EditorProtocol, to_lsp_diagnostic
 from prewrite_daemon.editor.uris import PathMap
@@ -152,7 +152,7 @@ class EditorSession:
         uri = folders[0].uri if folders else params.root_uri
         if uri is None and params.root_path:
             uri = Path(params.root_path).as_uri()
-        self.root = Path(uri_path(uri)).resolve() if uri else None
+        self.root = Path(uri_to_path(uri)).resolve() if uri else None
         options = params.initialization_options
         if isinstance(options, dict):
             python: object = cast("dict[str, object]", options).get("python")
@@ -237,14 +237,14 @@ class EditorSession:
     def _buffers(self, ws: Workspace) -> dict[str, str]:
         found: dict[str, str] = {}
         for uri, doc in self.ls.workspace.text_documents.items():
-            rel = _relative(ws.root, uri_path(uri))
+            rel = _relative(ws.root, uri_to_path(uri))
             if rel is not None and ws.language.is_source(rel):
                 found[rel] = doc.source
         return found
 
     def _workspace_of(self, uri: str) -> tuple[Workspace, str]:
         root = self.root
-        rel = _relative(root, uri_path(uri)) if root else None
+        rel = _relative(root, uri_to_path(uri)) if root else None
         if root is None or rel is None:
             raise JsonRpcInvalidParams(f"{uri} is outside the workspace {root}")
         languages = [lang for lang in LANGUAGES if lang.applies_to(root) and lang.is_source(rel)]
@@ -289,10 +289,6 @@ class EditorSession:
         self.ls.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri, items, version)
         )
-
-
-def uri_path(uri: str) -> str:
-    return unquote(urlparse(uri).path)
 
 
 def _relative(root: Path, path: str) -> str | None:
