@@ -260,7 +260,7 @@ class LspProcess:
     async def _call(self, awaitable: Awaitable[T], timeout_s: float) -> T:
         """Await a request's reply; server errors become ``BackendFailed``."""
         try:
-            return await self._child.wait(awaitable, timeout_s, "a reply")
+            return await self._child.wait(awaitable, timeout_s, "reply")
         except JsonRpcException as exc:
             raise BackendFailed(f"language server error {exc.code}: {exc.message}") from exc
 
