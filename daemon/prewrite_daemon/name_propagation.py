@@ -1,0 +1,256 @@
+"""The fixpoint of ``NameGraph.narrow``: changed names spread through the regions that mention
+them (the rules are in ``prewrite_daemon.name_deps``).
+
+Four kinds of work items, each done once per key:
+- ``strong`` (file, name): the name's type may differ; files mentioning it are affected and the
+  regions mentioning it change;
+- ``weak`` (file, name): a class whose members changed, or an alias of it; only subclasses care;
+- ``attr`` name: a member's type may differ; files spelling the attribute are affected;
+- ``weak-attr`` name: a class attribute that may alias a class with changed members.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import TYPE_CHECKING
+
+from prewrite_daemon.imports import module_names
+from prewrite_daemon.name_summary import external_kind
+from prewrite_daemon.symbol_changes import is_dunder
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from prewrite_daemon.name_summary import Region, Summary
+    from prewrite_daemon.symbol_changes import ModuleChange
+
+STRONG, WEAK, ATTR, WEAK_ATTR = "strong", "weak", "attr", "weak-attr"
+WEAK_MODULE = "weak-module"  # a module holding a weak name, used as an object: taken as strong
+_FIELD_SENSITIVE = frozenset({"namedtuple", "typeddict", "abc", "decorated", "unknown"})
+_WHOLE_CLASS = frozenset({"protocol", "enum", "autovariance"})
+_MAX_DEPTH = 16
+
+
+class Propagation:
+    """One run of the fixpoint over the graph's summaries (changed files: both versions)."""
+
+    def __init__(
+        self,
+        summaries: Mapping[str, list[Summary]],
+        index: Mapping[str, set[str]],
+        by_module: Mapping[str, set[str]],
+        scope: set[str],
+        changed: set[str],
+        protocols: frozenset[str] | None,
+    ) -> None:
+        self._summaries = summaries
+        self._index = index
+        self._by_module = by_module
+        self._scope = scope
+        self._changed = changed
+        self._protocols = protocols
+        project_protocols: set[str] = set()
+        for versions in summaries.values():
+            for s in versions:
+                project_protocols |= s.protocol_members
+        self._project_protocols = project_protocols
+        self._infer_variance = any(s.infer_variance for v in summaries.values() for s in v)
+        self.strong: set[tuple[str, str]] = set()
+        self.weak: set[tuple[str, str]] = set()
+        self.attrs: set[str] = set()
+        self.weak_attrs: set[str] = set()
+        self.files: set[str] = set()
+        self.fallback: dict[str, str] = {}
+        self._modules_hit: set[tuple[str, str]] = set()
+        self._all_seeded: set[str] = set()
+        self._queue: deque[tuple[str, str, str]] = deque()
+        self._kinds: dict[tuple[str, str], frozenset[str]] = {}
+
+    def seed(self, rel: str, change: ModuleChange) -> None:
+        if "__all__" in change.names:
+            self._all_seeded.add(rel)  # its star names were diffed: no fallback for it
+        for name in sorted(change.names):
+            self._queue.append((STRONG, rel, name))
+        for m in change.members:
+            self.member(
+                rel, m.cls, m.name, (m.data, m.nested_class, m.abstract), m.added_or_removed
+            )
+
+    def run(self) -> None:
+        while self._queue:
+            flavor, rel, name = self._queue.popleft()
+            if flavor == STRONG:
+                self._name(rel, name, STRONG, self.strong)
+            elif flavor == WEAK:
+                if (rel, name) not in self.strong:
+                    self._name(rel, name, WEAK, self.weak)
+            elif flavor == ATTR:
+                if name not in self.attrs:
+                    self.attrs.add(name)
+                    self._hit(f"a:{name}", ATTR)
+            elif name not in self.weak_attrs and name not in self.attrs:
+                self.weak_attrs.add(name)
+                self._hit(f"a:{name}", WEAK)
+
+    def member(
+        self, rel: str, cls: str, name: str, flags: tuple[bool, bool, bool], added_or_removed: bool
+    ) -> None:
+        """Member ``name`` of class ``cls`` may differ; flags: (data, nested class, abstract)."""
+        heavy = self._heavy(rel, cls, name, flags, added_or_removed)
+        self._queue.append((STRONG if heavy else WEAK, rel, cls))
+        self._queue.append((ATTR, "", name))
+        if name.startswith("__") and not name.endswith("__"):
+            self._queue.append((ATTR, "", f"_{cls.lstrip('_')}{name}"))  # name-mangled spelling
+
+    def _name(self, rel: str, name: str, flavor: str, done: set[tuple[str, str]]) -> None:
+        if (rel, name) in done:
+            return
+        done.add((rel, name))
+        if flavor == STRONG and name == "__getattr__":
+            self.fallback.setdefault(rel, "its module __getattr__ may differ")
+        if flavor == STRONG and name == "__all__" and rel not in self._all_seeded:
+            self.fallback.setdefault(rel, "its __all__ may differ")
+        exported = any(s.exports is None or name in s.exports for s in self._summaries.get(rel, ()))
+        for module in module_names(rel):
+            self._hit(f"k:{module}.{name}", flavor)
+            for star in self._files_with(f"s:{module}") if exported else ():
+                if star in self._scope:
+                    if flavor == STRONG:
+                        self.files.add(star)
+                    self._queue.append((flavor, star, name))
+        self._hit_regions(rel, f"l:{name}", flavor)
+        if (rel, flavor) not in self._modules_hit:  # the module object itself differs
+            self._modules_hit.add((rel, flavor))
+            for module in module_names(rel):
+                self._hit(f"m:{module}", STRONG if flavor == STRONG else WEAK_MODULE)
+
+    def _files_with(self, tag: str) -> set[str]:
+        found = {r for r in self._index.get(tag, ()) if r not in self._changed}
+        for rel in self._changed:
+            if any(s.tags and tag in s.tags for s in self._summaries.get(rel, ())):
+                found.add(rel)
+        return found
+
+    def _hit(self, tag: str, flavor: str) -> None:
+        for rel in self._files_with(tag):
+            if rel in self._scope or rel in self._changed:
+                self._hit_regions(rel, tag, flavor)
+
+    def _hit_regions(self, rel: str, tag: str, flavor: str) -> None:
+        for summary in self._summaries.get(rel, ()):
+            use = summary.tags.get(tag) if summary.tags else None
+            if use is None:
+                continue
+            if use.file and flavor in (STRONG, ATTR):
+                self.files.add(rel)
+            for i in use.regions:
+                self._region(rel, summary.regions[i], flavor)
+
+    def _region(self, rel: str, region: Region, flavor: str) -> None:
+        if flavor == WEAK:
+            if region.kind == "member":
+                self._queue.append((WEAK_ATTR, "", region.member))
+            else:
+                self._queue.append((WEAK, rel, region.owner))
+                if region.kind == "class":
+                    self.files.add(rel)  # a subclass: its overrides are checked against the base
+        elif region.kind == "member":
+            flags = (region.data, region.nested_class, region.abstract)
+            self.member(rel, region.owner, region.member, flags, False)
+        else:
+            self._queue.append((STRONG, rel, region.owner))
+
+    def _heavy(
+        self, rel: str, cls: str, name: str, flags: tuple[bool, bool, bool], moved: bool
+    ) -> bool:
+        """Whether a member change is a change of the whole class (see the rules)."""
+        data, nested, abstract = flags
+        if is_dunder(name) or nested or abstract:
+            return True
+        if self._protocols is None or name in self._protocols or name in self._project_protocols:
+            return True
+        kind = self.kind(rel, cls)
+        if kind & _WHOLE_CLASS or ("generic" in kind and self._infer_variance):
+            return True
+        return bool(kind & _FIELD_SENSITIVE) and (data or moved)
+
+    def kind(self, rel: str, cls: str, depth: int = 0) -> frozenset[str]:
+        """The class's own and inherited traits: protocol, enum, namedtuple, typeddict, abc,
+        decorated, generic, autovariance, unknown (a base outside the workspace)."""
+        key = (rel, cls)
+        if key in self._kinds:
+            return self._kinds[key]
+        self._kinds[key] = frozenset({"unknown"})  # a cycle of bases: unknown
+        flags: set[str] = set()
+        for summary in self._summaries.get(rel, ()):
+            info = summary.classes.get(cls) if summary.classes else None
+            if info is None:
+                flags.add("unknown")
+                continue
+            own = (("decorated", info.decorated), ("protocol", info.protocol),
+                   ("autovariance", info.type_params), ("generic", info.subscripted))  # fmt: skip
+            flags |= {f for f, on in own if on}
+            for refs in info.bases:
+                inherited = self._base_kind(rel, refs, depth + 1) - {"autovariance"}
+                flags |= {"abc" if f == "protocol" else f for f in inherited}
+        self._kinds[key] = frozenset(flags)
+        return self._kinds[key]
+
+    def _base_kind(self, rel: str, refs: tuple[str, ...], depth: int) -> frozenset[str]:
+        if depth > _MAX_DEPTH or not refs or "?" in refs:
+            return frozenset({"unknown"})
+        out: set[str] = set()
+        for ref in refs:
+            tag, _, value = ref.partition(":")
+            if tag == "b":
+                out |= external_kind(value)
+            elif tag == "l":
+                classes = [s.classes for s in self._summaries.get(rel, ()) if s.classes]
+                if "." not in value and any(value in c for c in classes):
+                    out |= self.kind(rel, value, depth)
+                else:
+                    out.add("unknown")
+            else:
+                found = self._resolve(value, depth)
+                if found is not None:
+                    out |= found
+                elif tag == "k":  # an explicit import from outside the workspace
+                    out |= external_kind(value)
+        return frozenset(out)
+
+    def _resolve(self, absolute: str, depth: int) -> frozenset[str] | None:
+        """The kind of the workspace class ``absolute`` names; None if no workspace module
+        binds it (through classes, imports and star imports)."""
+        if depth > _MAX_DEPTH:
+            return frozenset({"unknown"})
+        parts = absolute.split(".")
+        for i in range(len(parts) - 1, 0, -1):
+            module, name, rest = ".".join(parts[:i]), parts[i], parts[i + 1 :]
+            found: set[str] | None = None
+            for rel in self._by_module.get(module, ()):
+                for summary in self._summaries.get(rel, ()):
+                    kind = self._resolve_in(rel, summary, name, rest, depth)
+                    if kind is not None:
+                        found = (found or set[str]()) | kind
+            if found is not None:
+                return frozenset(found)
+        return None
+
+    def _resolve_in(
+        self, rel: str, summary: Summary, name: str, rest: list[str], depth: int
+    ) -> frozenset[str] | None:
+        tail = "".join(f".{p}" for p in rest)
+        if summary.classes and name in summary.classes:
+            return self.kind(rel, name, depth + 1) if not rest else frozenset({"unknown"})
+        if summary.aliases and name in summary.aliases:
+            out: set[str] = set()
+            for target in summary.aliases[name]:
+                found = self._resolve(target + tail, depth + 1)
+                out |= found if found is not None else external_kind(target + tail)
+            return frozenset(out)
+        stars = [self._resolve(f"{s}.{name}{tail}", depth + 1) for s in summary.stars]
+        if any(k is not None for k in stars):
+            return frozenset[str]().union(*(k for k in stars if k is not None))
+        if any(r.owner == name and not r.member for r in summary.regions):
+            return frozenset({"unknown"})  # a variable: an alias we do not follow
+        return None

@@ -1,0 +1,308 @@
+"""One file's summary for the name graph: what each region mentions, as resolved *tags*.
+
+Parsed once per ``NameGraph.update``. A tag is one thing a region or the file can depend on:
+
+- ``k:<module>.<name>[.<more>]``: a reference that passes through ``name`` of ``module`` (every
+  prefix of an absolute chain of two parts or more: ``httpx._models.Request.json`` gives
+  ``k:httpx._models`` … ``k:httpx._models.Request.json``; whether ``httpx._models`` is a
+  package or a module is left to the graph, which matches every file that dotted name may be);
+- ``m:<dotted>``: the object ``dotted`` itself is used (a module passed around or given to
+  ``getattr``: it depends on everything in that module);
+- ``l:<name>``: a module-level name of this file;
+- ``a:<attr>``: an attribute name (``x.attr``, ``getattr(x, "attr")``, ``case C(attr=…)``);
+- ``s:<module>``: a star import of ``module``.
+
+Names are resolved through every import of the file (inside functions too, ``TYPE_CHECKING``
+included); a name bound nowhere in a file with star imports may come from any of them.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from prewrite_daemon.imports import imported_names
+from prewrite_daemon.symbol_changes import is_dunder, star_names
+from prewrite_daemon.symbols import Collected, Scan, import_bindings
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+_SAFE_DECORATORS = frozenset({"final", "total_ordering", "type_check_only", "deprecated"})
+_IMPORT_LINE = re.compile(r"^\s*(?:from\s+(\.*)([\w.]*)\s+import|import\s+([\w., ]+))", re.M)
+BUILTIN_EXCEPTIONS = frozenset(
+    n for n, v in vars(builtins).items() if isinstance(v, type) and issubclass(v, BaseException)
+)
+
+
+@dataclass(frozen=True)
+class Region:
+    kind: str  # bind (a module-level name), class (a module-level class: its header), member
+    owner: str  # the module-level name, or the member's class
+    member: str = ""
+    data: bool = False  # a member declared by assignment (a field of a dataclass-like class)
+    nested_class: bool = False
+    abstract: bool = False
+
+
+@dataclass(frozen=True)
+class ClassInfo:
+    """A module-level class's header, for its lineage (what kind of class it is)."""
+
+    # per base, what it may be: "l:<local>", "k:<imported>", "s:<from a star import>",
+    # "b:<builtin>", or "?" (not a dotted name)
+    bases: tuple[tuple[str, ...], ...]
+    decorated: bool  # a decorator or class keyword that may synthesize members (dataclass-like)
+    type_params: bool  # PEP 695: variance inferred from the members
+    subscripted: bool  # a generic base (Generic[T], Protocol[T], list[int], ...)
+    protocol: bool  # lists Protocol as a base: matched structurally
+
+
+@dataclass(frozen=True)
+class TagUse:
+    file: bool  # the file's own diagnostics depend on it
+    regions: tuple[int, ...]  # the regions that mention it
+
+
+@dataclass(frozen=True)
+class Summary:
+    rel: str
+    imports: frozenset[str]  # dotted module names it may depend on (the import graph's edges)
+    regions: tuple[Region, ...] = ()
+    tags: dict[str, TagUse] | None = None
+    classes: dict[str, ClassInfo] | None = None
+    aliases: dict[str, frozenset[str]] | None = None  # local name -> absolute targets
+    stars: frozenset[str] = frozenset()
+    exports: frozenset[str] | None = None  # what a star import of it binds; None: unknown
+    protocol_members: frozenset[str] = frozenset()
+    infer_variance: bool = False
+    opaque: bool = False  # does not parse: depends on everything it imports
+
+
+def parse(source: str) -> ast.Module | None:
+    try:
+        return ast.parse(source, type_comments=True)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def summarize(rel: str, source: str) -> tuple[Summary, Collected | None]:
+    tree = parse(source)
+    if tree is None:
+        return opaque_summary(rel, source), None
+    col = Collected(rel, tree)
+    return summary_of(col, source), col
+
+
+def opaque_summary(rel: str, source: str) -> Summary:
+    """A file that does not parse still gets checked by pyright (with error recovery): keep
+    every module its import lines name, and let the graph treat it as using everything."""
+    names: set[str] = set()
+    for m in _IMPORT_LINE.finditer(source):
+        dots, module, plain = m.groups()
+        if plain is not None:
+            stmt = f"import {plain.strip().rstrip(',')}"
+        else:
+            stmt = f"from {dots}{module} import _"
+        try:
+            tree = ast.parse(stmt)
+        except SyntaxError:
+            continue
+        names |= imported_names(rel, tree)
+    return Summary(rel, frozenset(names), opaque=True)
+
+
+def summary_of(col: Collected, source: str) -> Summary:
+    resolver = _Resolver(col)
+    unit_tags = [resolver.tags(found) for _, found in col.units]
+    # `__all__` lists names in strings; they are not references (star_names diffs them)
+    unit_refs = [resolver.tags(found, strings=False) for _, found in col.units]
+    file_tags: set[str] = set[str]().union(*unit_tags)
+    file_tags |= {f"s:{s}" for s in resolver.stars}
+    for b in resolver.bindings:
+        if not b.is_module and b.local != "*":
+            file_tags |= _key_tags(b.module, b.target)  # `from m import x` fails when x goes
+    regions: list[Region] = []
+    by_tag: dict[str, list[int]] = defaultdict(list)
+    region_only: set[str] = set()
+    for (owner, member), build in col.regions.items():
+        if owner == "*":
+            continue
+        tags: set[str] = set()
+        for decl in build.declarations:
+            for _, units in decl.pieces:
+                for u in units:
+                    tags |= unit_refs[u] if owner == "__all__" else unit_tags[u]
+            for module, ref in decl.refs:
+                tags |= _key_tags(module, ref)
+            for module in decl.module_refs:  # the binding re-exports it; the file does not use it
+                tags.add(f"m:{module}")
+                region_only.add(f"m:{module}")
+        index = len(regions)
+        regions.append(Region(build.kind, owner, member, build.data, build.nested_class,
+                              build.abstract))  # fmt: skip
+        for tag in tags:
+            by_tag[tag].append(index)
+    uses = {
+        tag: TagUse(tag in file_tags, tuple(by_tag.get(tag, ())))
+        for tag in file_tags | (region_only - file_tags) | by_tag.keys()
+    }
+    module = ast.Module(body=list(col.import_nodes), type_ignores=[])
+    classes = {c.name: resolver.class_info(c.node) for c in col.classes}
+    protocols = {
+        m
+        for (o, m) in col.regions
+        if m and not is_dunder(m) and o in classes and classes[o].protocol
+    }
+    return Summary(
+        rel=col.rel,
+        imports=frozenset(imported_names(col.rel, module)),
+        regions=tuple(regions),
+        tags=uses,
+        classes=classes,
+        aliases={k: frozenset(v) for k, v in resolver.aliases.items()},
+        stars=frozenset(resolver.stars),
+        exports=star_names(col),
+        protocol_members=frozenset(protocols),
+        infer_variance="infer_variance" in source,
+    )
+
+
+def _key_tags(module: str, absolute: str) -> set[str]:
+    """The names ``absolute`` passes through after the module path ``module``."""
+    parts = absolute.split(".")
+    start = max(module.count(".") + 2 if module else 1, 2)
+    return {"k:" + ".".join(parts[:i]) for i in range(start, len(parts) + 1)}
+
+
+class _Resolver:
+    """Turns the chains a unit mentions into tags, through the file's imports."""
+
+    def __init__(self, col: Collected) -> None:
+        self.bindings = [
+            b for s in col.import_nodes for b in import_bindings(col.rel, s, col.is_init)
+        ]
+        self.aliases: dict[str, set[str]] = defaultdict(set)
+        self._modules: dict[str, set[tuple[str, str]]] = defaultdict(set)  # (module, target)
+        self.stars: set[str] = set()
+        for b in self.bindings:
+            if b.local == "*":
+                self.stars.add(b.target)
+            else:
+                self.aliases[b.local].add(b.target)
+                self._modules[b.local].add((b.module, b.target))
+        # module-level names bound other than by an import (imports resolve through aliases)
+        self.local = {
+            o
+            for (o, m), r in col.regions.items()
+            if not m and o != "*" and any(d.role != "import" for d in r.declarations)
+        }
+        self._cache: dict[str, set[str]] = {}
+
+    def tags(self, found: Scan, strings: bool = True) -> set[str]:
+        out = {f"a:{a}" for a in found.attrs} if strings else set[str]()
+        out |= {f"l:{n}" for n in found.stored if n in self.local}
+        for chain in found.chains:
+            cached = self._cache.get(chain)
+            if cached is None:
+                cached = self._cache[chain] = self._chain_tags(chain)
+            out |= cached
+        if strings:  # a forward reference, or an attribute name: never a module used as a value
+            for chain in found.strings - found.chains:
+                out |= {t for t in self._chain_tags(chain) if not t.startswith("m:")}
+        return out
+
+    def targets(self, chain: str) -> list[tuple[str, str]]:
+        """(module path, absolute dotted name) ``chain`` may denote through imports."""
+        root, _, rest = chain.partition(".")
+        tail = f".{rest}" if rest else ""
+        found = [(module, t + tail) for module, t in self._modules.get(root, ())]
+        if root not in self.aliases:
+            found += [(s, f"{s}.{chain}" if s else chain) for s in self.stars]
+        return found
+
+    def _chain_tags(self, chain: str) -> set[str]:
+        root = chain.partition(".")[0]
+        out = {f"l:{root}"} if root in self.local else set[str]()
+        for module, absolute in self.targets(chain):
+            out |= _key_tags(module, absolute)
+            out.add(f"m:{absolute}")
+        return out
+
+    def class_info(self, node: ast.ClassDef) -> ClassInfo:
+        bases: list[tuple[str, ...]] = []
+        for base in node.bases:
+            expr = base.value if isinstance(base, ast.Subscript) else base
+            chain = _chain(expr)
+            if chain is None:
+                bases.append(("?",))
+                continue
+            root, _, rest = chain.partition(".")
+            tail = f".{rest}" if rest else ""
+            refs = [f"k:{t}{tail}" for t in self.aliases.get(root, ())]
+            if root not in self.aliases:  # star candidates: only if a star module binds it
+                refs += [f"s:{s}.{chain}" if s else f"s:{chain}" for s in self.stars]
+            if root in self.local:
+                refs.append(f"l:{chain}")
+            if root not in self.local and root not in self.aliases:
+                refs.append(f"b:{chain}")
+            bases.append(tuple(refs))
+        names = [
+            _chain(d.func if isinstance(d, ast.Call) else d) or "?" for d in node.decorator_list
+        ]
+        return ClassInfo(
+            bases=tuple(bases),
+            decorated=bool(node.keywords)
+            or any(n.rsplit(".", 1)[-1] not in _SAFE_DECORATORS for n in names),
+            type_params=bool(getattr(node, "type_params", None)),
+            subscripted=any(isinstance(b, ast.Subscript) for b in node.bases),
+            protocol=any(_last(b) == "Protocol" for b in node.bases),
+        )
+
+
+def _chain(node: ast.expr) -> str | None:
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    return ".".join([node.id, *reversed(parts)])
+
+
+def _last(base: ast.expr) -> str:
+    expr = base.value if isinstance(base, ast.Subscript) else base
+    chain = _chain(expr)
+    return chain.rsplit(".", 1)[-1] if chain else ""
+
+
+def external_kind(name: str) -> frozenset[str]:
+    """What a base class outside the workspace makes of its subclasses, by its name."""
+    last = name.rsplit(".", 1)[-1]
+    if last == "object" or last in BUILTIN_EXCEPTIONS:
+        return frozenset()
+    known = {
+        "Generic": "generic",
+        "Protocol": "protocol",
+        "ABC": "abc",
+        "NamedTuple": "namedtuple",
+        "TypedDict": "typeddict",
+        "Enum": "enum",
+        "IntEnum": "enum",
+        "StrEnum": "enum",
+        "Flag": "enum",
+        "IntFlag": "enum",
+        "ReprEnum": "enum",
+    }
+    return frozenset({known.get(last, "unknown")})
+
+
+def all_protocol_members(summaries: Iterable[Summary]) -> set[str]:
+    out: set[str] = set()
+    for s in summaries:
+        out |= s.protocol_members
+    return out

@@ -1,0 +1,231 @@
+"""What changed between two versions of one module, symbol by symbol (see ``symbols``).
+
+A region's *fingerprint* is the canonical dump (``ast.dump``, no positions, so formatting and
+comments never count) of everything in it, with its markers. Two versions of a module differ in
+the names whose fingerprints differ (added and removed names included); a class's header and
+each member are compared on their own. ``name_deps`` decides what each difference reaches.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from pathlib import Path
+
+    from prewrite_daemon.symbols import Collected
+
+_PYRIGHT_COMMENT = re.compile(r"^\s*#\s*pyright:.*$", re.MULTILINE)
+
+# Non-dunder member names of the Protocol classes of typeshed's stdlib (pyright 1.1.414): a value
+# of a workspace class may be matched structurally against any of them (``SupportsRead`` and
+# ``read``). Checked against the bundled typeshed by tests/unit/test_name_deps.py.
+STDLIB_PROTOCOL_MEMBERS = frozenset(
+    """
+    _condition _state _waiters aclose adjustable arraysize as_integer_ratio asend athrow
+    avoids_symlink_attacks block_size characters close closed commit copy createDocument
+    createDocumentType create_default_context cursor decode decompress description detach
+    digest digest_size dnd_end encode endDocument endElement endElementNS endPrefixMapping eof
+    err_msg error exc_traceback exc_type exc_value execute executemany exists fatalError
+    fetchall fetchmany fetchone fileno filter finalize find_spec flush get get_all getbuffer
+    handle handleError hasFeature height hexdigest ignorableWhitespace implementation inverse
+    is_dir is_file is_symlink isatty items iterdir iteritems joinpath json keys load_module
+    max_count mode monotonic name notationDecl object open parent parse processingInstruction
+    put_nowait read read1 read_bytes read_text readable readinto readline readlines resolution
+    resolveEntity result rowcount run search seek seekable send setDocumentLocator
+    setinputsizes setoutputsize skippedEntity startDocument startElement startElementNS
+    startPrefixMapping step tell throw timetuple truncate unparsedEntityDecl unused_data update
+    value value_parser warning width writable write writelines writeln
+    """.split()
+)
+
+
+@dataclass(frozen=True)
+class MemberChange:
+    """One member of a class whose fingerprint differs (or which was added or removed)."""
+
+    cls: str
+    name: str
+    added_or_removed: bool
+    data: bool  # declared by an assignment in either version (a field, to a dataclass)
+    nested_class: bool
+    abstract: bool
+
+
+@dataclass(frozen=True)
+class ModuleChange:
+    """The differences importers may see; ``fallback`` says why no narrowing is possible."""
+
+    names: frozenset[str] = frozenset()  # module-level names (classes: their header)
+    members: tuple[MemberChange, ...] = ()
+    fallback: str | None = None
+
+
+def fingerprints(col: Collected) -> dict[tuple[str, str], str]:
+    """(owner, member) -> the canonical text of the region (member "" for module-level names)."""
+    dumps: dict[int, str] = {}
+
+    def dump(unit: int) -> str:
+        if unit not in dumps:
+            nodes = col.units[unit][0]
+            dumps[unit] = "\n".join(ast.dump(n, include_attributes=False) for n in nodes)
+        return dumps[unit]
+
+    out: dict[tuple[str, str], str] = {}
+    for key, region in col.regions.items():
+        parts = [region.kind]
+        for decl in region.declarations:
+            parts.append(f"{decl.role} {decl.refs} {decl.module_refs} {decl.abstract}")
+            for marker, units in decl.pieces:
+                parts.append(marker)
+                parts.extend(dump(u) for u in units)
+        out[key] = "\n".join(parts)
+    return out
+
+
+def diff_modules(old: Collected, new: Collected, old_text: str, new_text: str) -> ModuleChange:
+    """The names and members that differ between two parsed versions of one module."""
+    if pyright_comments(old_text) != pyright_comments(new_text):
+        return ModuleChange(fallback="a file-level '# pyright:' comment changed")
+    before, after = fingerprints(old), fingerprints(new)
+    names: set[str] = set()
+    members: list[MemberChange] = []
+    for key in sorted(before.keys() | after.keys()):
+        if before.get(key) == after.get(key):
+            continue
+        owner, member = key
+        if owner == "*":
+            return ModuleChange(fallback="the module's star imports changed")
+        if not member:
+            names.add(owner)
+            continue
+        regions = [r for r in (old.regions.get(key), new.regions.get(key)) if r is not None]
+        members.append(
+            MemberChange(
+                cls=owner,
+                name=member,
+                added_or_removed=len(regions) < 2,
+                data=any(r.data for r in regions),
+                nested_class=any(r.nested_class for r in regions),
+                abstract=any(r.abstract for r in regions),
+            )
+        )
+    if "__getattr__" in names:
+        return ModuleChange(fallback="the module's __getattr__ changed")
+    if "__all__" in names:  # star importers gain or lose exactly the names that moved
+        star_old, star_new = star_names(old), star_names(new)
+        if star_old is None or star_new is None:
+            return ModuleChange(fallback="__all__ changed and is not a plain list")
+        names |= star_old ^ star_new
+    return ModuleChange(frozenset(names), tuple(members))
+
+
+def star_names(col: Collected) -> frozenset[str] | None:
+    """What ``from module import *`` binds, or None when it cannot be read off the module."""
+    if not col.all_statements:
+        if ("*", "") in col.regions:
+            return None  # re-exports what other modules export
+        return frozenset(o for o, m in col.regions if not m and o != "*" and not o.startswith("_"))
+    names: set[str] = set()
+    for stmt, guarded in col.all_statements:
+        if guarded:
+            return None
+        found = _all_update(stmt, names)
+        if found is None:
+            return None
+        names = found
+    return frozenset(names)
+
+
+def _all_update(stmt: ast.stmt, names: set[str]) -> set[str] | None:
+    """The forms of ``__all__`` pyright understands, with literal strings only."""
+    if isinstance(stmt, ast.Assign | ast.AnnAssign) and stmt.value is not None:
+        listed = _strings(stmt.value)
+        return None if listed is None else set(listed)
+    if isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, ast.Add):
+        listed = _strings(stmt.value)
+        return None if listed is None else names | set(listed)
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+        call = stmt.value
+        method = call.func.attr if isinstance(call.func, ast.Attribute) else ""
+        if len(call.args) != 1 or call.keywords:
+            return None
+        arg = call.args[0]
+        if method == "extend":
+            listed = _strings(arg)
+            return None if listed is None else names | set(listed)
+        if method in ("append", "remove") and isinstance(arg, ast.Constant):
+            if isinstance(arg.value, str):
+                return names | {arg.value} if method == "append" else names - {arg.value}
+    return None
+
+
+def _strings(node: ast.expr) -> list[str] | None:
+    if not isinstance(node, ast.List | ast.Tuple):
+        return None
+    out: list[str] = []
+    for elt in node.elts:
+        if not (isinstance(elt, ast.Constant) and isinstance(elt.value, str)):
+            return None
+        out.append(elt.value)
+    return out
+
+
+def pyright_comments(source: str) -> list[str]:
+    """``# pyright:`` comments change how the file's declarations are inferred (strict list
+    inference, for one), so every symbol of the file may look different to importers."""
+    return [m.group(0).strip() for m in _PYRIGHT_COMMENT.finditer(source)]
+
+
+def protocol_members_in(roots: Iterable[Path]) -> frozenset[str]:
+    """Non-dunder member names of every ``Protocol`` class in the ``.py``/``.pyi`` files under
+    ``roots`` (a venv's site-packages, a typeshed ``stubs`` directory)."""
+    names: set[str] = set()
+    for root in roots:
+        for path in root.rglob("*.py*"):
+            if path.suffix not in (".py", ".pyi") or not path.is_file():
+                continue
+            try:
+                text = path.read_text(encoding="utf-8", errors="replace")
+                if "Protocol" not in text:
+                    continue
+                tree = ast.parse(text)
+            except (OSError, SyntaxError, ValueError, RecursionError):
+                continue
+            names |= protocol_members_of(tree)
+    return frozenset(names)
+
+
+def protocol_members_of(tree: ast.AST) -> set[str]:
+    """Non-dunder member names of the classes in ``tree`` that list ``Protocol`` as a base."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef) and any(_is_protocol(b) for b in node.bases):
+            body = list(node.body)
+            while body:
+                stmt = body.pop()
+                if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                    names.add(stmt.name)
+                elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+                    names.add(stmt.target.id)
+                elif isinstance(stmt, ast.Assign):
+                    names.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
+                elif isinstance(stmt, ast.If | ast.Try):
+                    body += [*stmt.body, *stmt.orelse]  # members under `if sys.version_info`
+    return {n for n in names if not is_dunder(n)}
+
+
+def _is_protocol(base: ast.expr) -> bool:
+    if isinstance(base, ast.Subscript):
+        base = base.value
+    if isinstance(base, ast.Attribute):
+        return base.attr == "Protocol"
+    return isinstance(base, ast.Name) and base.id == "Protocol"
+
+
+def is_dunder(name: str) -> bool:
+    return len(name) > 4 and name.startswith("__") and name.endswith("__")

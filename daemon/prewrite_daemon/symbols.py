@@ -1,0 +1,524 @@
+"""One module cut into the regions its importers can see, and the names each region mentions.
+
+A *region* is the part of a module that decides the type of one symbol as pyright infers it for
+another module: a module-level name (``bind``), a class's header (``class``), or one member of a
+class (``member``). Each region is a list of *declarations* (with the ``if``/``try``/``with``
+headers they sit under), each made of *units*: pieces of the AST scanned once for what they
+mention. What a region holds, and why (see ``prewrite_daemon.name_deps`` for the rules):
+
+- a function with a return annotation: decorators, parameters (annotations, defaults, names) and
+  the annotation, plus whether its body is trivial and whether an ``async def`` yields; without
+  a return annotation the whole body (pyright infers the return type from it);
+- a class: its header (decorators, bases, keywords, type parameters); every member is its own
+  region: methods as functions; ``self.x``/``cls.x`` stores in methods as the whole method
+  (pyright infers ``x`` from its body, narrowing included) unless ``x`` is declared;
+- a variable: its annotation when declared (the value too when the annotation is a bare
+  ``Final``/``TypeAlias``/``ClassVar``, or at class level, where dataclass-like fields make the
+  default part of ``__init__``); otherwise every binding statement, ``global`` stores included;
+- an import: the module and name it binds (kept as references, resolved by the graph).
+
+What a unit mentions: every name with the attribute chain it roots (``a.b.c``), every attribute
+name, names inside strings that parse as expressions (forward references, ``getattr(x, "m")``),
+type comments, and ``match`` keyword patterns.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, cast
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
+_EXPRESSION_CHARS = re.compile(r"[\w\s.,\[\]|'\"()]{1,500}")
+_DOTTED = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
+_NOT_DECLARING = frozenset({"Final", "ClassVar", "TypeAlias", "InitVar"})
+_DROPPED_WHEN_DECLARED = frozenset({"assign", "store"})
+_DECLARING = frozenset({"ann", "def", "class", "nested"})
+
+Piece = tuple[str, tuple[int, ...]]  # a marker (what the piece is) and the units it is made of
+
+
+@dataclass
+class Scan:
+    """What one unit mentions, and the facts about it that shape the regions."""
+
+    chains: set[str] = field(default_factory=lambda: set[str]())  # "a", "a.b.c": rooted at a name
+    attrs: set[str] = field(default_factory=lambda: set[str]())
+    strings: set[str] = field(default_factory=lambda: set[str]())  # chains read from strings
+    stored: set[str] = field(default_factory=lambda: set[str]())  # names assigned, not read
+    stores: set[tuple[str, str]] = field(default_factory=lambda: set[tuple[str, str]]())
+    annotated_stores: list[ast.AnnAssign] = field(default_factory=lambda: list[ast.AnnAssign]())
+    globals: set[str] = field(default_factory=lambda: set[str]())
+    walrus: set[str] = field(default_factory=lambda: set[str]())
+    imports: list[ast.Import | ast.ImportFrom] = field(
+        default_factory=lambda: list[ast.Import | ast.ImportFrom]()
+    )
+
+
+def scan(nodes: Iterable[ast.AST]) -> Scan:
+    """Walk ``nodes`` (whole subtrees) once, without recursion (deep expressions are fine)."""
+    out = Scan()
+    stack = list(nodes)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Attribute):
+            _scan_attribute(node, out, stack)
+            continue
+        if isinstance(node, ast.Name):
+            (out.chains if isinstance(node.ctx, ast.Load) else out.stored).add(node.id)
+            continue
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, str):
+                _scan_string(node.value, out)
+            continue
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            continue  # a docstring or a bare literal: never a reference
+        if isinstance(node, ast.Global):
+            out.globals.update(node.names)
+        elif isinstance(node, ast.NamedExpr):
+            out.walrus.add(node.target.id)
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            out.chains.add(node.target.id)  # `x += y` reads x too
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Attribute):
+            out.annotated_stores.append(node)
+        elif isinstance(node, ast.MatchClass):
+            out.attrs.update(node.kwd_attrs)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            out.imports.append(node)
+        comment = getattr(node, "type_comment", None)
+        if isinstance(comment, str):
+            _scan_type_comment(comment, out)
+        stack.extend(ast.iter_child_nodes(node))
+    return out
+
+
+def _scan_attribute(node: ast.Attribute, out: Scan, stack: list[ast.AST]) -> None:
+    parts = [node.attr]
+    root: ast.expr = node.value
+    while isinstance(root, ast.Attribute):
+        parts.append(root.attr)
+        root = root.value
+    out.attrs.update(parts)
+    if isinstance(root, ast.Name):
+        out.chains.add(".".join([root.id, *reversed(parts)]))
+        if len(parts) == 1 and isinstance(node.ctx, ast.Store | ast.Del):
+            out.stores.add((root.id, node.attr))
+    else:
+        stack.append(root)
+
+
+def _scan_string(text: str, out: Scan) -> None:
+    """Strings that parse as an expression may be forward references or attribute names."""
+    if not _EXPRESSION_CHARS.fullmatch(text):
+        return
+    stripped = text.strip()
+    if _DOTTED.fullmatch(stripped):
+        out.strings.add(stripped)
+        out.attrs.update(stripped.split("."))
+        return
+    try:
+        expr = ast.parse(stripped, mode="eval")
+    except (SyntaxError, ValueError):
+        return
+    inner = scan([expr.body])
+    out.strings |= inner.chains | inner.strings
+    out.attrs |= inner.attrs
+
+
+def _scan_type_comment(comment: str, out: Scan) -> None:
+    if comment.startswith("ignore"):
+        return
+    for mode in ("func_type", "eval"):
+        try:
+            tree = ast.parse(comment, mode=mode)
+        except (SyntaxError, ValueError):
+            continue
+        inner = scan([tree])
+        out.chains |= inner.chains
+        out.attrs |= inner.attrs
+        return
+
+
+@dataclass
+class Declaration:
+    role: str  # def, class, ann, assign, store, import, nested
+    pieces: list[Piece]
+    refs: tuple[tuple[str, str], ...] = ()  # from-import targets the file needs: (module, name)
+    module_refs: tuple[str, ...] = ()  # modules only the binding depends on (what it re-exports)
+    abstract: bool = False
+
+
+@dataclass(frozen=True)
+class ImportBinding:
+    """One name an import statement binds: ``local`` denotes ``target`` (absolute, dotted)."""
+
+    local: str  # "*" for a star import
+    target: str
+    module: str  # the part of ``target`` known to be a module path (not attributes)
+    is_module: bool  # ``import a.b`` (binds ``a``) or ``import a.b as m``: a module object
+    modules: tuple[str, ...]  # the modules the binding exposes (``a``, ``a.b`` for ``import a.b``)
+
+
+@dataclass
+class RegionBuild:
+    kind: str  # bind, class, member
+    owner: str
+    member: str
+    declarations: list[Declaration] = field(default_factory=lambda: list[Declaration]())
+
+    @property
+    def data(self) -> bool:
+        """A member declared other than by ``def`` (a field of a dataclass-like class)."""
+        return any(d.role in ("ann", "assign", "store", "import") for d in self.declarations)
+
+    @property
+    def nested_class(self) -> bool:
+        return any(d.role == "nested" for d in self.declarations)
+
+    @property
+    def abstract(self) -> bool:
+        return any(d.abstract for d in self.declarations)
+
+
+@dataclass
+class ClassBuild:
+    name: str
+    node: ast.ClassDef
+    bases: list[ast.expr]
+
+
+class Collected:
+    """The regions of one parsed module, with every unit scanned."""
+
+    def __init__(self, rel: str, tree: ast.Module) -> None:
+        self.rel = rel
+        self.units: list[tuple[tuple[ast.AST, ...], Scan]] = []
+        self.regions: dict[tuple[str, str], RegionBuild] = {}
+        self.classes: list[ClassBuild] = []
+        self.import_nodes: list[ast.Import | ast.ImportFrom] = []
+        self.all_statements: list[tuple[ast.stmt, bool]] = []  # (statement, under a guard)
+        self.is_init = rel.rsplit("/", 1)[-1] in ("__init__.py", "__init__.pyi")
+        self._block(tree.body, [], None)
+        for _, found in self.units:
+            self.import_nodes.extend(found.imports)
+        for region in self.regions.values():
+            # pyright types a name by its declarations (annotation, def, class) when it has one
+            declared = any(d.role in _DECLARING for d in region.declarations)
+            if declared:
+                region.declarations = [
+                    d for d in region.declarations if d.role not in _DROPPED_WHEN_DECLARED
+                ]
+
+    def unit(self, nodes: Sequence[ast.AST]) -> int:
+        self.units.append((tuple(nodes), scan(nodes)))
+        return len(self.units) - 1
+
+    def declare(
+        self, owner: str, member: str, decl: Declaration, guards: list[Piece], kind: str = "bind"
+    ) -> None:
+        region = self.regions.get((owner, member))
+        if region is None:
+            region = RegionBuild("member" if member else kind, owner, member)
+            self.regions[(owner, member)] = region
+        elif kind == "class":
+            region.kind = "class"
+        decl.pieces = [*guards, *decl.pieces]
+        region.declarations.append(decl)
+
+    def _bind(self, cls: str | None, name: str, decl: Declaration, guards: list[Piece]) -> None:
+        if cls is None:
+            self.declare(name, "", decl, guards)
+        else:
+            self.declare(cls, name, decl, guards)
+
+    def _block(self, body: list[ast.stmt], guards: list[Piece], cls: str | None) -> None:
+        for stmt in body:
+            self._statement(stmt, guards, cls)
+
+    def _statement(self, stmt: ast.stmt, guards: list[Piece], cls: str | None) -> None:
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+            self._function(stmt, guards, cls)
+        elif isinstance(stmt, ast.ClassDef):
+            if cls is None:
+                self._class(stmt, guards)
+            else:  # a nested class: one region, changed as a whole
+                self._bind(
+                    cls,
+                    stmt.name,
+                    Declaration("nested", [("nested", (self.unit([stmt]),))]),
+                    guards,
+                )
+        elif isinstance(stmt, ast.Import | ast.ImportFrom):
+            self._import(stmt, guards, cls)
+        elif isinstance(stmt, ast.If):
+            test = self.unit([stmt.test])
+            self._block(stmt.body, [*guards, ("if", (test,))], cls)
+            self._block(stmt.orelse, [*guards, ("else", (test,))], cls)
+        elif isinstance(stmt, ast.Try | ast.TryStar):
+            self._try(stmt, guards, cls)
+        else:
+            self._compound_or_simple(stmt, guards, cls)
+
+    def _try(self, stmt: ast.Try | ast.TryStar, guards: list[Piece], cls: str | None) -> None:
+        self._block(stmt.body, [*guards, ("try", ())], cls)
+        for handler in stmt.handlers:
+            kind = self.unit([handler.type] if handler.type else [])
+            if handler.name:
+                self._bind(cls, handler.name, Declaration("assign", [("except", (kind,))]), guards)
+            self._block(handler.body, [*guards, ("except", (kind,))], cls)
+        self._block(stmt.orelse, [*guards, ("try-else", ())], cls)
+        self._block(stmt.finalbody, [*guards, ("finally", ())], cls)
+
+    def _compound_or_simple(self, stmt: ast.stmt, guards: list[Piece], cls: str | None) -> None:
+        """Loops, ``with`` and ``match`` bind their headers' targets and guard their bodies;
+        anything else is one statement binding its targets."""
+        header: list[ast.AST]
+        targets: list[ast.AST]
+        bodies: list[list[ast.stmt]]
+        if isinstance(stmt, ast.For | ast.AsyncFor):
+            header, targets, bodies = (
+                [stmt.target, stmt.iter],
+                [stmt.target],
+                [stmt.body, stmt.orelse],
+            )
+        elif isinstance(stmt, ast.While):
+            header, targets, bodies = [stmt.test], [], [stmt.body, stmt.orelse]
+        elif isinstance(stmt, ast.With | ast.AsyncWith):
+            header = list(stmt.items)
+            targets = [i.optional_vars for i in stmt.items if i.optional_vars is not None]
+            bodies = [stmt.body]
+        elif isinstance(stmt, ast.Match):
+            header = [stmt.subject, *(c.pattern for c in stmt.cases)]
+            header += [c.guard for c in stmt.cases if c.guard is not None]
+            targets, bodies = [c.pattern for c in stmt.cases], [c.body for c in stmt.cases]
+        else:
+            self._simple(stmt, guards, cls)
+            return
+        unit = self.unit(header)
+        names = _target_names(targets) | self.units[unit][1].walrus
+        for name in sorted(names):
+            self._bind(cls, name, Declaration("assign", [(type(stmt).__name__, (unit,))]), guards)
+        for body in bodies:
+            self._block(body, [*guards, (type(stmt).__name__, (unit,))], cls)
+
+    def _simple(self, stmt: ast.stmt, guards: list[Piece], cls: str | None) -> None:
+        whole = self.unit([stmt])
+        names = set(self.units[whole][1].walrus)
+        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+            self._bind(cls, stmt.target.id, self._annotated(stmt, whole, cls is not None), guards)
+            if stmt.target.id == "__all__" and cls is None:
+                self.all_statements.append((stmt, bool(guards)))
+        elif isinstance(stmt, ast.Assign | ast.AugAssign | ast.Delete):
+            targets = stmt.targets if isinstance(stmt, ast.Assign | ast.Delete) else [stmt.target]
+            names |= _target_names(targets)
+        if cls is None and ("__all__" in names or _mutates_all(stmt)):
+            self.all_statements.append((stmt, bool(guards)))
+            names.add("__all__")
+        for name in sorted(names):
+            self._bind(cls, name, Declaration("assign", [("assign", (whole,))]), guards)
+
+    def _annotated(self, stmt: ast.AnnAssign, whole: int, in_class: bool) -> Declaration:
+        """Declared: the annotation; the value too where it shapes the type (see the module doc)."""
+        if in_class or not _declares(stmt.annotation):
+            return Declaration(
+                "ann" if _declares(stmt.annotation) else "assign", [("ann", (whole,))]
+            )
+        marker = "ann=" if stmt.value is not None else "ann"
+        return Declaration("ann", [(marker, (self.unit([stmt.annotation]),))])
+
+    def _function(
+        self, fn: ast.FunctionDef | ast.AsyncFunctionDef, guards: list[Piece], cls: str | None
+    ) -> None:
+        sig = self.unit([*fn.decorator_list, fn.args, *([fn.returns] if fn.returns else []),
+                         *_type_params(fn)])  # fmt: skip
+        body = self.unit(fn.body)
+        whole = (sig, body)
+        marker = f"{'async ' if isinstance(fn, ast.AsyncFunctionDef) else ''}def {fn.name}"
+        abstract = any("abstract" in _last_name(d) for d in fn.decorator_list)
+        if fn.returns is None:
+            self._bind(
+                cls, fn.name, Declaration("def", [(marker, whole)], abstract=abstract), guards
+            )
+        else:
+            marker += " trivial" if _is_trivial(fn.body) else ""
+            if isinstance(fn, ast.AsyncFunctionDef) and _yields(fn):
+                marker += " generator"  # an async generator and a coroutine differ to callers
+            decl = Declaration("def", [(marker, (sig,))], abstract=abstract)
+            self._bind(cls, fn.name, decl, guards)
+        facts = self.units[body][1]
+        for name in sorted(facts.globals):
+            self.declare(name, "", Declaration("store", [(f"global in {fn.name}", whole)]), [])
+        first = _first_param(fn)
+        if cls is None or first is None:
+            return
+        for root, attr in sorted(facts.stores):
+            if root == first:
+                self.declare(
+                    cls, attr, Declaration("store", [(f"store in {fn.name}", whole)]), guards
+                )
+        for stmt in facts.annotated_stores:
+            target = stmt.target
+            if isinstance(target, ast.Attribute) and _is_name(target.value, first):
+                unit = self.unit([stmt.annotation, *([stmt.value] if stmt.value else [])])
+                decl = Declaration("ann" if _declares(stmt.annotation) else "store",
+                                   [(f"ann in {fn.name}", (unit,))])  # fmt: skip
+                self.declare(cls, target.attr, decl, guards)
+
+    def _class(self, node: ast.ClassDef, guards: list[Piece]) -> None:
+        header = self.unit([*node.decorator_list, *node.bases, *node.keywords, *_type_params(node)])
+        self.declare(node.name, "", Declaration("class", [(f"class {node.name}", (header,))]),
+                     guards, kind="class")  # fmt: skip
+        self.classes.append(ClassBuild(node.name, node, list(node.bases)))
+        self._block(node.body, [], node.name)
+
+    def _import(
+        self, stmt: ast.Import | ast.ImportFrom, guards: list[Piece], cls: str | None
+    ) -> None:
+        self.import_nodes.append(stmt)
+        for b in import_bindings(self.rel, stmt, self.is_init):
+            if b.local == "*":  # binds names the graph cannot list: a change is a fallback
+                self.declare("*", "", Declaration("import", [(f"star {b.target}", ())]), guards)
+                continue
+            refs = () if b.is_module else ((b.module, b.target),)
+            marker = f"import {b.target} as {b.local}"
+            self._bind(cls, b.local, Declaration("import", [(marker, ())], refs, b.modules), guards)
+
+
+def import_bindings(
+    rel: str, stmt: ast.Import | ast.ImportFrom, is_init: bool
+) -> list[ImportBinding]:
+    """Each name ``stmt`` binds; relative imports resolve against ``rel``'s package."""
+    out: list[ImportBinding] = []
+    if isinstance(stmt, ast.Import):
+        for alias in stmt.names:
+            if alias.asname:
+                out.append(ImportBinding(alias.asname, alias.name, alias.name, True, (alias.name,)))
+            else:
+                first = alias.name.split(".")[0]
+                out.append(ImportBinding(first, first, first, True, _module_prefixes(alias.name)))
+        return out
+    base = resolve_from(rel, stmt.level, stmt.module)
+    if base is None:
+        return out
+    package = resolve_from(rel, 1, None)
+    if is_init and stmt.level == 1 and stmt.module and package:
+        # `from .sub import x` in a package's __init__ binds the submodule `sub` there too
+        sub = f"{package}.{stmt.module.split('.')[0]}"
+        out.append(ImportBinding(sub.rsplit(".", 1)[1], sub, sub, True, (sub,)))
+    for alias in stmt.names:
+        if alias.name == "*":
+            out.append(ImportBinding("*", base, base, True, (base,)))
+        else:
+            target = f"{base}.{alias.name}" if base else alias.name
+            out.append(ImportBinding(alias.asname or alias.name, target, base, False, (target,)))
+    return out
+
+
+def resolve_from(rel: str, level: int, module: str | None) -> str | None:
+    """The absolute dotted module of ``from <level dots><module> import``; None when it climbs
+    out of the tree (pyright reports that in the file itself)."""
+    if not level:
+        return module or ""
+    package = rel.split("/")[:-1]
+    up = level - 1
+    if up > len(package):
+        return None
+    parts = package[: len(package) - up] if up else package
+    dotted = ".".join([*parts, *([module] if module else [])])
+    return dotted or None
+
+
+def _module_prefixes(dotted: str) -> tuple[str, ...]:
+    pieces = dotted.split(".")
+    return tuple(".".join(pieces[:i]) for i in range(1, len(pieces) + 1))
+
+
+def _target_names(targets: Iterable[ast.AST]) -> set[str]:
+    names: set[str] = set()
+    stack = list(targets)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Name):
+            names.add(node.id)
+        elif isinstance(node, ast.Tuple | ast.List):
+            stack.extend(node.elts)
+        elif isinstance(node, ast.Starred):
+            stack.append(node.value)
+        elif isinstance(node, ast.MatchAs | ast.MatchStar) and node.name:
+            names.add(node.name)
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            names.add(node.rest)
+        if isinstance(
+            node, ast.pattern
+        ):  # sub-patterns only: a class pattern's class binds nothing
+            stack.extend(c for c in ast.iter_child_nodes(node) if isinstance(c, ast.pattern))
+    return names
+
+
+def _mutates_all(stmt: ast.stmt) -> bool:
+    """``__all__.extend(...)``, ``.append(...)``, ``.remove(...)``: pyright honours these."""
+    if not isinstance(stmt, ast.Expr) or not isinstance(stmt.value, ast.Call):
+        return False
+    func = stmt.value.func
+    return isinstance(func, ast.Attribute) and _is_name(func.value, "__all__")
+
+
+def _declares(annotation: ast.expr) -> bool:
+    """A bare ``Final``/``ClassVar``/``TypeAlias`` leaves the type to the value."""
+    return _last_name(annotation) not in _NOT_DECLARING
+
+
+def _last_name(node: ast.AST) -> str:
+    if isinstance(node, ast.Call):
+        node = node.func
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value.rsplit(".", 1)[-1]
+    return ""
+
+
+def _is_name(node: ast.AST, name: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == name
+
+
+def _type_params(node: ast.AST) -> list[ast.AST]:
+    return list(cast("list[ast.AST]", getattr(node, "type_params", [])))
+
+
+def _first_param(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+    if any(_last_name(d) == "staticmethod" for d in fn.decorator_list):
+        return None
+    args = [*fn.args.posonlyargs, *fn.args.args]
+    return args[0].arg if args else None
+
+
+def _is_trivial(body: list[ast.stmt]) -> bool:
+    """``...``, ``pass``, a docstring, ``raise NotImplementedError``: pyright treats such bodies
+    as unimplemented (protocols, abstract methods, overloads)."""
+    for stmt in body:
+        if isinstance(stmt, ast.Pass) or (
+            isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
+        ):
+            continue
+        if isinstance(stmt, ast.Raise) and stmt.exc is not None:
+            if _last_name(stmt.exc) == "NotImplementedError":
+                continue
+        return False
+    return True
+
+
+def _yields(fn: ast.AsyncFunctionDef) -> bool:
+    stack: list[ast.AST] = list(fn.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Yield | ast.YieldFrom):
+            return True
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
+            stack.extend(ast.iter_child_nodes(node))
+    return False
