@@ -147,13 +147,14 @@ class Propagation:
                 self._region(rel, summary.regions[i], flavor)
 
     def _region(self, rel: str, region: Region, flavor: str) -> None:
-        if flavor == WEAK:
-            if region.kind == "member":
-                self._queue.append((WEAK_ATTR, "", region.member))
-            else:
+        if flavor == WEAK:  # only a class header, a variable or an import can alias a class
+            if region.kind == "class":
                 self._queue.append((WEAK, rel, region.owner))
-                if region.kind == "class":
-                    self.files.add(rel)  # a subclass: its overrides are checked against the base
+                self.files.add(rel)  # a subclass: its overrides are checked against the base
+            elif region.data and region.kind == "member":
+                self._queue.append((WEAK_ATTR, "", region.member))
+            elif region.data:
+                self._queue.append((WEAK, rel, region.owner))
         elif region.kind == "member":
             flags = (region.data, region.nested_class, region.abstract)
             self.member(rel, region.owner, region.member, flags, False)
@@ -172,6 +173,8 @@ class Propagation:
         kind = self.kind(rel, cls)
         if kind & _WHOLE_CLASS or ("generic" in kind and self._infer_variance):
             return True
+        if moved and f"abstract:{name}" in kind:
+            return True  # removing an implementation of an inherited abstract member
         return bool(kind & _FIELD_SENSITIVE) and (data or moved)
 
     def kind(self, rel: str, cls: str, depth: int = 0) -> frozenset[str]:
@@ -203,7 +206,7 @@ class Propagation:
         for ref in refs:
             tag, _, value = ref.partition(":")
             if tag == "b":
-                out |= external_kind(value)
+                out |= external_kind(value, builtin=True)
             elif tag == "l":
                 classes = [s.classes for s in self._summaries.get(rel, ()) if s.classes]
                 if "." not in value and any(value in c for c in classes):

@@ -34,9 +34,6 @@ if TYPE_CHECKING:
 
 _SAFE_DECORATORS = frozenset({"final", "total_ordering", "type_check_only", "deprecated"})
 _IMPORT_LINE = re.compile(r"^\s*(?:from\s+(\.*)([\w.]*)\s+import|import\s+([\w., ]+))", re.M)
-BUILTIN_EXCEPTIONS = frozenset(
-    n for n, v in vars(builtins).items() if isinstance(v, type) and issubclass(v, BaseException)
-)
 
 
 @dataclass(frozen=True)
@@ -44,7 +41,7 @@ class Region:
     kind: str  # bind (a module-level name), class (a module-level class: its header), member
     owner: str  # the module-level name, or the member's class
     member: str = ""
-    data: bool = False  # a member declared by assignment (a field of a dataclass-like class)
+    data: bool = False  # declared by assignment or import (a field, to a dataclass-like class)
     nested_class: bool = False
     abstract: bool = False
 
@@ -280,25 +277,48 @@ def _last(base: ast.expr) -> str:
     return chain.rsplit(".", 1)[-1] if chain else ""
 
 
-def external_kind(name: str) -> frozenset[str]:
-    """What a base class outside the workspace makes of its subclasses, by its name."""
-    last = name.rsplit(".", 1)[-1]
-    if last == "object" or last in BUILTIN_EXCEPTIONS:
-        return frozenset()
-    known = {
-        "Generic": "generic",
-        "Protocol": "protocol",
-        "ABC": "abc",
-        "NamedTuple": "namedtuple",
-        "TypedDict": "typeddict",
-        "Enum": "enum",
-        "IntEnum": "enum",
-        "StrEnum": "enum",
-        "Flag": "enum",
-        "IntFlag": "enum",
-        "ReprEnum": "enum",
-    }
-    return frozenset({known.get(last, "unknown")})
+_TYPING_MODULES = frozenset({"typing", "typing_extensions", "collections.abc", "abc", "enum",
+                             "contextlib", "builtins"})  # fmt: skip
+_SPECIAL_BASES = {
+    "Generic": "generic",
+    "Protocol": "protocol",
+    "ABC": "abc",
+    "NamedTuple": "namedtuple",
+    "TypedDict": "typeddict",
+    **dict.fromkeys(("Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "ReprEnum"), "enum"),
+}
+# The ABCs of typing and collections.abc, with their abstract members other than dunders: a
+# subclass is plain but for those (removing one makes it abstract).
+_PLAIN_ABCS = """
+    Mapping MutableMapping Sequence Set AbstractSet Iterable Iterator Reversible Container
+    Collection Sized Hashable Awaitable AsyncIterable AsyncIterator KeysView ValuesView ItemsView
+    MappingView ContextManager AsyncContextManager AbstractContextManager
+    AbstractAsyncContextManager Callable Buffer
+"""
+_KNOWN_ABCS: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(_PLAIN_ABCS.split(), ()),
+    "MutableSequence": ("insert",),
+    "MutableSet": ("add", "discard"),
+    "Coroutine": ("send", "throw"),
+    "Generator": ("send", "throw"),
+    "AsyncGenerator": ("asend", "athrow"),
+}
+BUILTIN_TYPES = frozenset(n for n, v in vars(builtins).items() if isinstance(v, type))
+
+
+def external_kind(name: str, builtin: bool = False) -> frozenset[str]:
+    """What a base class from outside the workspace makes of its subclasses: ``name`` is its
+    dotted name as imported (or, ``builtin``, a name bound nowhere in the file)."""
+    module, _, last = name.rpartition(".")
+    if builtin:
+        return frozenset() if name in BUILTIN_TYPES else frozenset({"unknown"})
+    if module not in _TYPING_MODULES:
+        return frozenset({"unknown"})  # a library class: may synthesize members, be abstract
+    if last in _SPECIAL_BASES:
+        return frozenset({_SPECIAL_BASES[last]})
+    if last in _KNOWN_ABCS:
+        return frozenset({"generic", *(f"abstract:{m}" for m in _KNOWN_ABCS[last])})
+    return frozenset() if last == "object" else frozenset({"unknown"})
 
 
 def all_protocol_members(summaries: Iterable[Summary]) -> set[str]:

@@ -61,41 +61,54 @@ class Scan:
 def scan(nodes: Iterable[ast.AST]) -> Scan:
     """Walk ``nodes`` (whole subtrees) once, without recursion (deep expressions are fine)."""
     out = Scan()
-    stack = list(nodes)
+    stack: list[object] = list(nodes)
     while stack:
         node = stack.pop()
-        if isinstance(node, ast.Attribute):
-            _scan_attribute(node, out, stack)
-            continue
         if isinstance(node, ast.Name):
             (out.chains if isinstance(node.ctx, ast.Load) else out.stored).add(node.id)
-            continue
-        if isinstance(node, ast.Constant):
+        elif isinstance(node, ast.Attribute):
+            _scan_attribute(node, out, stack)
+        elif isinstance(node, ast.Constant):
             if isinstance(node.value, str):
                 _scan_string(node.value, out)
-            continue
-        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
-            continue  # a docstring or a bare literal: never a reference
-        if isinstance(node, ast.Global):
-            out.globals.update(node.names)
-        elif isinstance(node, ast.NamedExpr):
-            out.walrus.add(node.target.id)
-        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
-            out.chains.add(node.target.id)  # `x += y` reads x too
-        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Attribute):
-            out.annotated_stores.append(node)
-        elif isinstance(node, ast.MatchClass):
-            out.attrs.update(node.kwd_attrs)
-        elif isinstance(node, ast.Import | ast.ImportFrom):
-            out.imports.append(node)
-        comment = getattr(node, "type_comment", None)
-        if isinstance(comment, str):
-            _scan_type_comment(comment, out)
-        stack.extend(ast.iter_child_nodes(node))
+        elif isinstance(node, ast.AST) and not isinstance(node, ast.expr_context):
+            if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+                continue  # a docstring or a bare literal: never a reference
+            if isinstance(node, _FACT_NODES):
+                _record_fact(node, out)
+            for name in node._fields:  # ast.iter_child_nodes, without the generator
+                child = getattr(node, name, None)
+                if isinstance(child, list):
+                    stack.extend(cast("list[object]", child))
+                elif child is not None:
+                    stack.append(child)
     return out
 
 
-def _scan_attribute(node: ast.Attribute, out: Scan, stack: list[ast.AST]) -> None:
+_FACT_NODES = (ast.Global, ast.NamedExpr, ast.AugAssign, ast.AnnAssign, ast.MatchClass,
+               ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.Assign,
+               ast.For, ast.AsyncFor, ast.With, ast.AsyncWith, ast.arg)  # fmt: skip
+
+
+def _record_fact(node: ast.AST, out: Scan) -> None:
+    if isinstance(node, ast.Global):
+        out.globals.update(node.names)
+    elif isinstance(node, ast.NamedExpr):
+        out.walrus.add(node.target.id)
+    elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+        out.chains.add(node.target.id)  # `x += y` reads x too
+    elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Attribute):
+        out.annotated_stores.append(node)
+    elif isinstance(node, ast.MatchClass):
+        out.attrs.update(node.kwd_attrs)
+    elif isinstance(node, ast.Import | ast.ImportFrom):
+        out.imports.append(node)
+    comment = getattr(node, "type_comment", None)
+    if isinstance(comment, str):
+        _scan_type_comment(comment, out)
+
+
+def _scan_attribute(node: ast.Attribute, out: Scan, stack: list[object]) -> None:
     parts = [node.attr]
     root: ast.expr = node.value
     while isinstance(root, ast.Attribute):
@@ -171,7 +184,7 @@ class RegionBuild:
 
     @property
     def data(self) -> bool:
-        """A member declared other than by ``def`` (a field of a dataclass-like class)."""
+        """Declared other than by ``def``/``class`` (a field, to a dataclass-like class)."""
         return any(d.role in ("ann", "assign", "store", "import") for d in self.declarations)
 
     @property
