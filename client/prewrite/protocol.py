@@ -245,6 +245,9 @@ class WorkspaceStatus(msgspec.Struct, frozen=True):
     last_restart_reason: str | None = None
     language: str = "python"  # whose checker this is: "python" (pyright), "typescript" (tsc)
     checker: str = ""  # the checker and its version, e.g. "pyright 1.1.414", "typescript 5.9.3"
+    spare_pid: int | None = None  # an editor's spare checker (runs while agents hold this one)
+    spare_served: int = 0  # editor requests spare checkers of this workspace have answered
+    busy: bool = False  # an agent check (or a watcher batch) holds the checker now
 
 
 class StatusReply(Message, frozen=True, tag="status_reply"):

@@ -50,10 +50,17 @@ if TYPE_CHECKING:
 log = logging.getLogger("prewrite_daemon")
 
 SHUTDOWN_GRACE_S = 10.0
+DEFAULT_SPARE_IDLE_S = 60.0
 
 
 class Daemon:
-    def __init__(self, paths: RuntimePaths, idle_timeout_s: float | None, max_warm: int) -> None:
+    def __init__(
+        self,
+        paths: RuntimePaths,
+        idle_timeout_s: float | None,
+        max_warm: int,
+        spare_idle_s: float = DEFAULT_SPARE_IDLE_S,
+    ) -> None:
         self.paths = paths
         self.idle_timeout_s = idle_timeout_s
         self.registry = Registry(paths.state_dir, max_warm, protected=(paths.runtime_dir,))
@@ -63,7 +70,7 @@ class Daemon:
         self.stopping = asyncio.Event()
         self.idle = asyncio.Event()  # set while no request is being handled
         self.idle.set()
-        self.editors = EditorHub(self.registry, self._editor_busy)
+        self.editors = EditorHub(self.registry, self._editor_busy, spare_idle_s)
         self._editors_attached = 0
 
     async def handle(self, request: Request) -> Reply:
@@ -109,7 +116,7 @@ class Daemon:
             version=__version__,
             socket=str(self.paths.socket),
             uptime_s=round(time.monotonic() - self.started, 1),
-            workspaces=self.registry.statuses(),
+            workspaces=self.editors.statuses(),
         )
 
     async def run(self) -> None:
@@ -185,6 +192,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="warm checkers kept at once; the least recently used beyond it stop (default 4)",
     )
     parser.add_argument(
+        "--editor-spare-idle",
+        type=float,
+        default=float(os.environ.get("PREWRITE_SPARE_IDLE_S", DEFAULT_SPARE_IDLE_S)),
+        help="an editor's spare checker (started while an agent check holds the warm one) "
+        "stops after this many unused seconds; 0: no spares, editors wait (default 60)",
+    )
+    parser.add_argument(
         "--detach", action="store_true", help="fork into the background (used by auto-start)"
     )
     args = parser.parse_args(argv)
@@ -213,5 +227,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         except BlockingIOError:
             log.info("another prewrite daemon holds %s; exiting", paths.lock_file)
             return 0
-        asyncio.run(Daemon(paths, args.idle_timeout, max(1, args.max_warm)).run())
+        daemon = Daemon(paths, args.idle_timeout, max(1, args.max_warm), args.editor_spare_idle)
+        asyncio.run(daemon.run())
     return 0

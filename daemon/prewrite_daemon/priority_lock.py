@@ -3,8 +3,10 @@
 One checker serves agents and editors, one holder at a time. A person waiting on a hover must
 not queue behind every agent check already waiting (each may take seconds), so waiters of the
 urgent class are handed the lock first; within a class, first come first served. The holder is
-never interrupted: an editor still waits for the check under way. The lock is handed over
-directly on release (never free while someone waits), so no later arrival can barge in.
+never interrupted: an editor that finds a normal holder at work longer than a moment goes to
+the spare checker instead (``editor/spare.py``), which is why the holder's class is known. The
+lock is handed over directly on release (never free while someone waits), so no later arrival
+can barge in.
 """
 
 from __future__ import annotations
@@ -22,18 +24,23 @@ if TYPE_CHECKING:
 class PriorityLock:
     def __init__(self) -> None:
         self._held = False
+        self._holder_urgent = False
         self._urgent: deque[asyncio.Future[None]] = deque()
         self._normal: deque[asyncio.Future[None]] = deque()
 
     def locked(self) -> bool:
         return self._held
 
+    def held_by_normal(self) -> bool:
+        """Held by an agent check or a watcher batch, not an editor's request."""
+        return self._held and not self._holder_urgent
+
     def waiting(self) -> int:
         return sum(not f.done() for f in (*self._urgent, *self._normal))
 
     async def acquire(self, urgent: bool = False) -> bool:
         if not self._held:
-            self._held = True
+            self._held, self._holder_urgent = True, urgent
             return True
         queue = self._urgent if urgent else self._normal
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -51,10 +58,11 @@ class PriorityLock:
     def release(self) -> None:
         if not self._held:
             raise RuntimeError("release of an unheld PriorityLock")
-        for queue in (self._urgent, self._normal):
+        for urgent, queue in ((True, self._urgent), (False, self._normal)):
             while queue:
                 turn = queue.popleft()
                 if not turn.done():
+                    self._holder_urgent = urgent
                     turn.set_result(None)  # handed over: still held
                     return
         self._held = False

@@ -22,11 +22,12 @@ import msgspec
 
 from prewrite.errors import BackendFailed, ErrorDetail, StaleBase, StaleEnvironment
 from prewrite.protocol import Diagnostic, WorkspaceStatus
-from prewrite_daemon.backends.base import Backend, BackendState
+from prewrite_daemon.backends.base import Backend, BackendState, FileEvent
 from prewrite_daemon.checker import CheckContext, run_check
 from prewrite_daemon.checker_config import disk_reader
 from prewrite_daemon.coldcheck import ColdRun, cold_base, run_cold_check
 from prewrite_daemon.config_change import judge_both
+from prewrite_daemon.editor.layer import EditorLayer
 from prewrite_daemon.layout import patched_reader
 from prewrite_daemon.limits import Deadline
 from prewrite_daemon.priority_lock import PriorityLock
@@ -82,11 +83,11 @@ class Workspace:
         self._backend_ran = False  # the current checker finished starting
         self.site_dirs = self.env.site_dirs
         self.library_events = 0  # in-place edits under the package dirs (the watcher counts)
-        # The editor layer: whose unsaved buffers the checker holds open now (one editor at a
-        # time, applied under the lock by ``editor.layer``), shadow path -> text.
-        self.editor_owner: object | None = None
-        self.editor_docs: dict[str, str] = {}
+        # Whose unsaved buffers the checker holds open now (one editor at a time, under the lock).
+        self.editor_layer = EditorLayer(self.shadow.shadow_path)
         self.listeners: set[Callable[[], None]] = set()  # told when the view moves (editors)
+        # told of the files each sync moved, as real paths (an editor's spare checker)
+        self.file_listeners: set[Callable[[list[FileEvent]], None]] = set()
         self._seen_layout: CheckerLayout | None = None  # taken with the latest fingerprint
         self.layout: CheckerLayout | None = None  # the layout the running checker started with
 
@@ -94,6 +95,13 @@ class Workspace:
         """The fingerprint now; the layout it covers is kept for the next checker start."""
         layout = self.env.layout()
         self._seen_layout = layout
+        return self._fingerprint(layout)
+
+    def peek_environment(self) -> Fingerprint:
+        """The fingerprint now, changing nothing (for readers without the lock)."""
+        return self._fingerprint(self.env.layout())
+
+    def _fingerprint(self, layout: CheckerLayout) -> Fingerprint:
         outside = [*layout.outside, *self.shadow.outside_targets]
         return self.env.fingerprint(outside, self.library_events)
 
@@ -120,6 +128,7 @@ class Workspace:
             last_restart_reason=self.last_restart_reason,
             language=self.language.name,
             checker=self.env.checker,
+            busy=self.lock.held_by_normal(),
         )
 
     async def check(self, patch: PreparedPatch, timeout_s: float) -> CheckReply:
@@ -129,7 +138,7 @@ class Workspace:
         for _attempt in range(MAX_ATTEMPTS):
             env = self.environment()
             backend = await self.ensure_backend(env)
-            self.clear_editor_layer()  # an agent sees the disk and its patch, no editor's buffers
+            self.editor_layer.clear(backend)  # an agent sees the disk and its patch, no buffers
             self.sync(backend)
             self._verify_same_base(patch)
             generation = self.generation
@@ -151,15 +160,6 @@ class Workspace:
             f"the workspace kept changing during {MAX_ATTEMPTS} attempts; retry",
             [ErrorDetail(f"{m} moved during the check") for m in moved],
         )
-
-    def clear_editor_layer(self) -> None:
-        """Close every editor buffer the checker holds: it shows the disk again (under the
-        lock; a closed document is read from the shadow)."""
-        backend = self.backend
-        if backend is not None and not backend.exited:
-            for path in self.editor_docs:
-                backend.close(path)
-        self.editor_owner, self.editor_docs = None, {}
 
     def request_resync(self) -> None:
         """Watching failed: the next check rebuilds shadow, graph and checker from scratch."""
@@ -248,6 +248,11 @@ class Workspace:
                 text = self.shadow.read_text(rel) if rel in self.shadow.files else None
                 self.graph.update(rel, text)
         backend.files_changed(scan.events)
+        if self.file_listeners:
+            prefix, real = str(self.shadow.shadow_root), str(self.root)
+            moved = [FileEvent(real + e.path.removeprefix(prefix), e.kind) for e in scan.events]
+            for listener in list(self.file_listeners):
+                listener(moved)
         self._invalidate()
         return scan.changed
 
@@ -307,7 +312,7 @@ class Workspace:
         self._invalidate()
         backend = self.language.make_backend(self.shadow.shadow_root, self.env, self.run_python)
         self.backend, self.backend_env = backend, env
-        self.editor_owner, self.editor_docs = None, {}  # the new checker holds no buffers
+        self.editor_layer.clear(None)  # the new checker holds no buffers
         self._backend_ran = False
         await backend.start()
         self._backend_ran = True

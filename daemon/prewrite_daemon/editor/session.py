@@ -29,13 +29,13 @@ from prewrite import __version__
 from prewrite.errors import PrewriteError
 from prewrite_daemon.backends.lsp_process import LspProcess
 from prewrite_daemon.backends.lsp_types import uri_to_path
-from prewrite_daemon.editor.layer import apply_layer
 from prewrite_daemon.editor.protocol import EditorProtocol, to_lsp_diagnostic
 from prewrite_daemon.editor.uris import PathMap
 from prewrite_daemon.routing import LANGUAGES
 
 if TYPE_CHECKING:
     from prewrite_daemon.backends.base import Backend
+    from prewrite_daemon.editor.spare import Lane, SparePool
     from prewrite_daemon.session import Registry
     from prewrite_daemon.workspace import Workspace
 
@@ -69,8 +69,9 @@ RELAYED: dict[str, object | None] = {
 
 
 class EditorSession:
-    def __init__(self, registry: Registry, number: int) -> None:
+    def __init__(self, registry: Registry, spares: SparePool, number: int) -> None:
         self.registry = registry
+        self.spares = spares
         self.number = number
         self.root: Path | None = None
         self.python: str | None = None
@@ -109,10 +110,14 @@ class EditorSession:
         await asyncio.gather(*self._pending.values(), return_exceptions=True)
         for entry in self.registry.all_entries():
             ws = entry.workspace
-            if ws.editor_owner is self:
+            if ws.editor_layer.owner is self:
                 async with ws.lock.first():
-                    if ws.editor_owner is self:
-                        ws.clear_editor_layer()
+                    if ws.editor_layer.owner is self:
+                        ws.editor_layer.clear(ws.backend)
+            spare = self.spares.spare_of(ws)
+            if spare is not None and spare.layer.owner is self:
+                async with spare.lock.first():
+                    spare.layer.clear(spare.backend)
             ws.listeners.discard(self._moved)
         self._held.close()
 
@@ -205,10 +210,10 @@ class EditorSession:
     # --- the checker ----------------------------------------------------------------------------
 
     async def _relay(self, ws: Workspace, method: str, params: Any) -> Any:
-        paths = PathMap(ws.root, ws.shadow.shadow_root)
         raw = self.ls.protocol._converter.unstructure(params)  # pyright: ignore[reportPrivateUsage]
-        async with ws.lock.first():
-            backend = await self._layered(ws)
+        async with self.spares.lane(ws) as lane:
+            backend = await self._layered(ws, lane)
+            paths = _path_map(ws, lane)
             if not isinstance(backend, LspProcess):
                 raise JsonRpcInvalidParams(f"{method} is not served for {ws.env.checker}")
             self._last = ws
@@ -218,14 +223,18 @@ class EditorSession:
                 raise JsonRpcInternalError(f"the checker failed: {exc.message}") from exc
         return paths.to_real(answer)
 
-    async def _layered(self, ws: Workspace) -> Backend:
-        """The running checker with this editor's buffers laid over the disk (under the lock)."""
-        try:
-            backend = await ws.ensure_backend(ws.environment())
-            ws.sync(backend)
-        except PrewriteError as exc:
-            raise JsonRpcInternalError(f"[{exc.code}] {exc.message}") from exc
-        apply_layer(ws, backend, self, self._buffers(ws))
+    async def _layered(self, ws: Workspace, lane: Lane) -> Backend:
+        """The lane's checker with this editor's buffers laid over the disk (its lock held)."""
+        if lane.spare is not None:
+            backend = lane.spare.backend
+            lane.spare.layer.apply(backend, self, self._buffers(ws))
+        else:
+            try:
+                backend = await ws.ensure_backend(ws.environment())
+                ws.sync(backend)
+            except PrewriteError as exc:
+                raise JsonRpcInternalError(f"[{exc.code}] {exc.message}") from exc
+            ws.editor_layer.apply(backend, self, self._buffers(ws))
         if id(ws) not in self._watched:
             self._watched.add(id(ws))
             ws.listeners.add(self._moved)
@@ -278,17 +287,23 @@ class EditorSession:
         doc = self.ls.workspace.get_text_document(uri)
         version = doc.version
         try:
-            async with ws.lock.first():
-                backend = await self._layered(ws)
-                raws = await backend.diagnostics(ws.shadow.shadow_path(rel), REQUEST_TIMEOUT_S)
+            async with self.spares.lane(ws) as lane:
+                backend = await self._layered(ws, lane)
+                path = str(ws.root / rel) if lane.spare else ws.shadow.shadow_path(rel)
+                raws = await backend.diagnostics(path, REQUEST_TIMEOUT_S)
         except (PrewriteError, JsonRpcInternalError) as exc:
             log.warning("editor %s: diagnostics of %s failed: %s", self.number, rel, exc)
             return
-        paths = PathMap(ws.root, ws.shadow.shadow_root)
+        paths = _path_map(ws, lane)
         items = [to_lsp_diagnostic(ws.language.normalize(r), paths) for r in raws]
         self.ls.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri, items, version)
         )
+
+
+def _path_map(ws: Workspace, lane: Lane) -> PathMap:
+    """The spare runs on the real root (nothing to map); the warm checker on the shadow."""
+    return PathMap(ws.root, ws.root if lane.spare else ws.shadow.shadow_root)
 
 
 def _relative(root: Path, path: str) -> str | None:
