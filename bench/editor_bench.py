@@ -20,6 +20,7 @@ Nothing is tuned here: the figures are reported as measured.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import shutil
 import sys
@@ -38,16 +39,16 @@ from bench.measure import CHECK_TIMEOUT_S, start_daemon, stop_daemon
 from bench.patches import generate
 from bench.processes import rss_mb, summarize
 from bench.workloads import CATALOGUE, prepare, stage
+from prewrite import Client
 from prewrite.errors import PrewriteError
 from prewrite.runtime import RuntimePaths
 from prewrite_daemon.backends.pyright import langserver_argv
 
 if TYPE_CHECKING:
-    from collections.abc import Awaitable, Callable
+    from collections.abc import Awaitable, Callable, Generator
 
     from bench.patches import BenchPatch
     from bench.workloads import Staged
-    from prewrite import Client
 
 EDITOR_WORKLOAD = "httpx"
 TARGET_FILE = "httpx/_client.py"
@@ -231,16 +232,20 @@ class AgentLoop:
 
 
 async def under_load(
-    proxy: Editor, direct: Editor, probe: Probe, agent: AgentLoop, n: int
+    proxy: Editor, direct: Editor, probe: Probe, agent: AgentLoop, n: int, paths: RuntimePaths
 ) -> dict[str, Any]:
     """Hovers while the agent checks: proxy (the fairness figure) and direct (a control)."""
     agent.thread.start()
     await asyncio.to_thread(agent.started.wait, 60)
     times: dict[str, list[float]] = {"proxy": [], "direct": []}
+    spare_rss: float | None = None
+    served = 0
     try:
         for i in range(n):
             for side in (proxy, direct) if i % 2 else (direct, proxy):
                 times[side.name].append((await side.request("hover", probe))[0])
+            rss, served = _spare_status(paths)
+            spare_rss = max(spare_rss or 0.0, rss) or None
     finally:
         agent.stopped.set()
         await asyncio.to_thread(agent.thread.join, CHECK_TIMEOUT_S)
@@ -248,6 +253,8 @@ async def under_load(
     print(f"    hover under agent load: proxy p50 {p['p50']:.0f} ms p95 {p['p95']:.0f} ms "
           f"worst {p['max']:.0f} ms; {len(agent.checks)} agent checks", flush=True)  # fmt: skip
     return {
+        "spare_rss_mb": spare_rss,
+        "spare_served": served,
         "hover_proxy": p,
         "hover_direct": summarize(times["direct"]),
         "agent_checks": summarize(agent.checks) if agent.checks else None,
@@ -255,14 +262,27 @@ async def under_load(
     }
 
 
+def _spare_status(paths: RuntimePaths) -> tuple[float, int]:
+    """RSS of the editors' spare checkers now (0 when none runs), requests they served.
+    Its own client: the agent's is busy in its thread."""
+    with Client(paths=paths, autostart=False) as client:
+        workspaces = client.status().workspaces
+    rss = sum(rss_mb(ws.spare_pid) or 0.0 for ws in workspaces if ws.spare_pid)
+    return rss, sum(ws.spare_served for ws in workspaces)
+
+
 def _server_pids(client: Client) -> dict[Path, int | None]:
     """The daemon's workspaces: root -> its checker's pid."""
     return {Path(ws.root): ws.server_pid for ws in client.status().workspaces}
 
 
-async def _measure(staged: Staged, patches: list[BenchPatch], work: Path) -> dict[str, Any]:
-    paths = RuntimePaths(work / "run")
-    client, _start_ms = start_daemon(paths)
+async def _measure(
+    staged: Staged, patches: list[BenchPatch], work: Path, spare: bool = True
+) -> dict[str, Any]:
+    """Idle latency, memory and fairness with the daemon's editor spare; ``spare`` False: only
+    the fairness figure, from a daemon without spares (editors wait for agent checks)."""
+    paths = RuntimePaths(work / ("run" if spare else "run-nospare"))
+    client, _start_ms = start_daemon(paths, () if spare else ("--editor-spare-idle", "0"))
     pid, server_pid = client.daemon_pid, None
     signature = next(p for p in patches if p.kind == "signature")
     probe = find_probe(staged.root)
@@ -285,6 +305,9 @@ async def _measure(staged: Staged, patches: list[BenchPatch], work: Path) -> dic
         for ed in (proxy, direct):
             ed.open(probe.path)
             result[f"{ed.name}_ready_ms"] = round(await ed.wait_ready(probe), 1)
+        if not spare:
+            agent = AgentLoop(client, staged, signature)
+            return {"fairness": await under_load(proxy, direct, probe, agent, FAIR_REQUESTS, paths)}
         result["idle"] = await idle_latency(proxy, direct, probe, REQUESTS)
         result["workspaces"] = len(_server_pids(client))  # 1: editor and agent share it
         direct_rss = rss_mb(_direct_pyright_pid())
@@ -299,13 +322,29 @@ async def _measure(staged: Staged, patches: list[BenchPatch], work: Path) -> dic
         print(f"    RSS: shared pyright {shared} MB vs direct {direct_rss} MB + agent-only "
               f"{agent_only} MB", flush=True)  # fmt: skip
         agent = AgentLoop(client, staged, signature)
-        result["fairness"] = await under_load(proxy, direct, probe, agent, FAIR_REQUESTS)
+        result["fairness"] = await under_load(proxy, direct, probe, agent, FAIR_REQUESTS, paths)
         result["fairness"]["hover_idle"] = result["idle"]["hover"]["proxy"]
         return result
     finally:
         await proxy.stop()
         await direct.stop()
         stop_daemon(client, paths, pid, server_pid)
+
+
+@contextlib.contextmanager
+def _trusting(root: Path, trust_file: Path) -> Generator[None]:
+    """Daemons started in the block trust ``root`` (their trust list is ``trust_file``)."""
+    trust_file.parent.mkdir(parents=True, exist_ok=True)
+    trust_file.write_text(f"{root}\n", encoding="utf-8")
+    old = os.environ.get("PREWRITE_TRUST_FILE")
+    os.environ["PREWRITE_TRUST_FILE"] = str(trust_file)
+    try:
+        yield
+    finally:
+        if old is None:
+            os.environ.pop("PREWRITE_TRUST_FILE", None)
+        else:
+            os.environ["PREWRITE_TRUST_FILE"] = old
 
 
 def _sum(a: float | None, b: float | None) -> float | None:
@@ -320,7 +359,14 @@ def run_editors(tmp: Path, seed: int) -> dict[str, Any]:
     try:
         workload = CATALOGUE[EDITOR_WORKLOAD]
         staged = stage(workload, prepare(workload), tmp / "editors" / "ws")
-        result.update(asyncio.run(_measure(staged, generate(staged.root, seed), tmp / "editors")))
+        patches = generate(staged.root, seed)
+        # A person's editor works in their own repository, trusted (spares need it): a trust
+        # list private to the bench's daemons says so.
+        with _trusting(staged.root.resolve(), tmp / "editors" / "trusted"):
+            result.update(asyncio.run(_measure(staged, patches, tmp / "editors")))
+            print("  the same load on a daemon without editor spares ...", flush=True)
+            without = asyncio.run(_measure(staged, patches, tmp / "editors", spare=False))
+        result["fairness_no_spare"] = without["fairness"]
     except Exception as exc:
         traceback.print_exc()
         result.setdefault("errors", []).append(f"{type(exc).__name__}: {exc}")

@@ -34,7 +34,7 @@ from prewrite_daemon.backends.pyright import cli_argv
 from prewrite_daemon.session import Registry
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterator, Sequence
 
     from bench.patches import BenchPatch
     from bench.workloads import Staged
@@ -140,10 +140,10 @@ class Floor:
         return reply, (time.perf_counter() - t) * 1000
 
 
-def start_daemon(paths: RuntimePaths) -> tuple[Client, float]:
+def start_daemon(paths: RuntimePaths, extra: Sequence[str] = ()) -> tuple[Client, float]:
     started = time.perf_counter()
     # The idle timeout is a safety net: the daemon exits on its own if this process dies.
-    spawn_daemon(paths, ["--idle-timeout", "900"])
+    spawn_daemon(paths, ["--idle-timeout", "900", *extra])
     wait_for_daemon(paths, 60).close()
     client = Client(paths=paths, autostart=False)
     return client, (time.perf_counter() - started) * 1000

@@ -180,3 +180,20 @@ async def test_a_cancelled_request_leaves_both_locks_free(pool: SparePool) -> No
 async def _use_lane(pool: SparePool, fake: FakeWorkspace) -> str:
     async with pool.lane(ws_of(fake)) as lane:
         return "warm" if lane.spare is None else "spare"
+
+
+async def test_a_running_spare_serves_at_once_while_an_agent_holds_the_checker(
+    pool: SparePool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = FakeWorkspace()
+    await fake.lock.acquire()
+    first = asyncio.ensure_future(_use_lane(pool, fake))
+    await fake.language.until(lambda: len(fake.language.made) == 1)
+    fake.language.made[0].go.set()
+    assert await asyncio.wait_for(first, STEP_S) == "spare"
+    # The moment an editor waits for the warm checker is now far longer than STEP_S: only a
+    # request that skips it can finish in time.
+    monkeypatch.setattr(spare_module, "CONTENDED_S", STEP_S * 10)
+    assert await asyncio.wait_for(_use_lane(pool, fake), STEP_S) == "spare"
+    assert pool.served[id(fake)] == 2
+    fake.lock.release()

@@ -8,7 +8,8 @@ wait that long. The rules:
   there (the usual case: no agent at work, or only short checks).
 - Still held by an agent check (or a watcher batch) after that: the workspace's spare serves it,
   started on this first contention if there is none. Until the spare is ready, whichever comes
-  first serves the request: the warm checker's lock or the spare.
+  first serves the request: the warm checker's lock or the spare. While a spare is up, a request
+  that finds an agent holding the warm checker goes to the spare at once.
 - The spare is a second checker of the same language over the **real** root, not the shadow:
   during an agent check the shadow holds the agent's new and deleted modules on disk, which an
   editor must never see. It reads the disk as the editor's own checker would, with the same
@@ -140,6 +141,11 @@ class SparePool:
                 spare.lock.release()
 
     async def _acquire(self, ws: Workspace) -> Spare | None:
+        running = self.spare_of(ws)
+        if ws.lock.held_by_normal() and running is not None and running.ready.is_set():
+            # Contended again while a spare is up: no need to wait the moment out first.
+            if running.usable() and await self._enter(ws, running):
+                return running
         warm = asyncio.ensure_future(ws.lock.acquire(urgent=True))
         try:
             await asyncio.wait({warm}, timeout=CONTENDED_S)
@@ -150,17 +156,23 @@ class SparePool:
                 ready.cancel()
                 if not warm.done() and ready.done() and ready.result():
                     await _abandon(ws, warm)
-                    await spare.lock.acquire(urgent=True)
-                    if not spare.gone.is_set():
-                        self.served[id(ws)] = self.served.get(id(ws), 0) + 1
+                    if await self._enter(ws, spare):
                         return spare
-                    spare.lock.release()  # it stopped meanwhile: back to the warm checker
                     warm = asyncio.ensure_future(ws.lock.acquire(urgent=True))
             await warm
         except BaseException:
             await _abandon(ws, warm)
             raise
         return None
+
+    async def _enter(self, ws: Workspace, spare: Spare) -> bool:
+        """Hold ``spare``'s lock, unless it stopped meanwhile (then hold nothing)."""
+        await spare.lock.acquire(urgent=True)
+        if spare.gone.is_set():
+            spare.lock.release()
+            return False
+        self.served[id(ws)] = self.served.get(id(ws), 0) + 1
+        return True
 
     def _spare_for(self, ws: Workspace) -> Spare | None:
         """The workspace's usable spare, started now if there is none and the budget allows."""
