@@ -45,13 +45,15 @@ Key = tuple[int, int, str, str, str]
 
 @dataclass(frozen=True)
 class Edit:
-    """Replace the first ``old`` in ``path`` by ``new``; ``old`` None: a new file with ``new``;
-    ``new`` None: delete the file; ``whole``: ``new`` is the whole new text."""
+    """Replace the first ``old`` in ``path`` by ``new``; ``old`` None: a new file with ``new``
+    (or a copy of the file ``copy_of``); ``new`` None: delete the file; ``whole``: ``new`` is the
+    whole new text."""
 
     path: str
     old: str | None
     new: str | None
     whole: bool = False
+    copy_of: str | None = None
 
 
 @dataclass(frozen=True)
@@ -227,6 +229,14 @@ CASES: tuple[Case, ...] = (
         ),
     ),
     Case("module deleted", (Edit("httpx/_transports/mock.py", "", None),)),
+    Case(
+        "module renamed (and its star import)",
+        (
+            Edit("httpx/_transports/mocking.py", None, None, copy_of="httpx/_transports/mock.py"),
+            Edit("httpx/_transports/mock.py", "", None),
+            Edit("httpx/_transports/__init__.py", "from .mock import *", "from .mocking import *"),
+        ),
+    ),
     # --- on the tempting tree ---
     case(
         "tempting: to_str returns bytes",
@@ -250,6 +260,11 @@ CASES: tuple[Case, ...] = (
         CFG,
         "DEFAULT_LIMITS = Limits(max_connections=100, max_keepalive_connections=20)",
         "DEFAULT_LIMITS = Timeout(5.0)",
+        "tempting",
+    ),
+    Case(
+        "tempting: the module an import awaited is added",
+        (Edit("httpx/_pw_future.py", None, "def pw_future() -> int:\n    return 1\n"),),
         "tempting",
     ),
     case(
@@ -316,6 +331,12 @@ TEMPTING: tuple[Edit, ...] = (
         "def pw_method() -> int:\n    return 0\n",
     ),
     Edit(
+        "tests/pw_future.py",
+        None,
+        "from httpx._pw_future import pw_future  # not there yet\n\nVALUE = pw_future()\n",
+    ),
+    Edit("tests/pw_future_user.py", None, "from tests.pw_future import VALUE\n\nn: str = VALUE\n"),
+    Edit(
         "tests/pw_getattr.py",
         None,
         "import httpx._utils as u\n\nfn = getattr(u, 'to_str')\nprint(fn(b'x'))\n",
@@ -342,7 +363,9 @@ def apply(root: Path, edits: tuple[Edit, ...]) -> dict[str, str | None]:
         path = root / e.path
         old = path.read_text() if path.exists() else None
         before.setdefault(e.path, old)
-        if e.new is None:
+        if e.copy_of is not None:
+            path.write_text((root / e.copy_of).read_text())
+        elif e.new is None:
             path.unlink()
         elif e.old is None or e.whole:
             path.write_text(e.new)
@@ -389,7 +412,8 @@ class Tree:
         t0 = time.perf_counter()
         self.base = diagnostics_by_file(root, python)
         self.base_s = time.perf_counter() - t0
-        self.names = NameGraph(protocols)
+        # httpx configures no pyright: reportImportCycles is off, as pyright's default
+        self.names = NameGraph(protocols, report_import_cycles=False)
         self.imports = ImportGraph()
         t0 = time.perf_counter()
         for path in sorted(root.rglob("*.py*")):

@@ -7,13 +7,15 @@ larger than the transitive importers of the changed files (``ImportGraph``'s ans
 that imports none of them, at any depth, cannot see them.
 
 Whole importers (every transitive importer of the file; the ``fallback``):
-- a module added, deleted or renamed, or a ``.pyi`` stub (module resolution moves);
+- a ``.pyi`` stub changed, added or deleted (it shadows the module's source for importers);
 - a file that does not parse, before or after (its symbols cannot be listed);
 - a file-level ``# pyright:`` comment (strict inference settings change every declaration);
 - the module's ``__getattr__`` (it answers for every name the module lacks);
-- its star imports, or an ``__all__`` pyright cannot read as a list of strings (the names a
-  star import binds become unknown);
-- an import edge that closes or opens an import cycle (the cycle is reported in every member);
+- a star import of a module outside the workspace added or removed, or an ``__all__`` pyright
+  cannot read as a list of strings (the names a star import binds become unknown); otherwise a
+  changed star import changes every name its modules export;
+- an import edge that closes or opens an import cycle, when ``reportImportCycles`` may be on
+  (the cycle is reported in every member);
 - anything else that is not a ``.py`` source (``py.typed``, configuration): every file;
 - an importer that does not parse (pyright still checks it, with error recovery).
 
@@ -41,22 +43,35 @@ Otherwise each module-level symbol and each class member has a region (``symbols
   libraries' given to the constructor; when none are given, every member counts); the class is
   a Protocol or an Enum, or has type parameters (inferred variance); the class or a base is
   dataclass-like (any decorator or class keyword but ``final``/``total_ordering``), a
-  NamedTuple, TypedDict, ABC, or a class from outside the workspace, and the member is a field
-  (an assignment) or was added or removed (synthesized ``__init__``, abstractness); the member
-  is or was abstract; it is a nested class; the class is generic and a TypeVar somewhere infers
-  its variance. A class header change is a strong change of the class too.
+  NamedTuple, TypedDict, ``abc.ABC``, or a class from outside the workspace other than builtins
+  and typing's ABCs, and the member is a field (an assignment) or was added or removed
+  (synthesized ``__init__``, abstractness); it implements an abstract member of a typing ABC
+  (``MutableSequence.insert``) and was added or removed; the member is or was abstract; it is a
+  nested class; the class is generic and a TypeVar somewhere infers its variance. A class header
+  change is a strong change of the class too.
 - a strong change reaching a class header makes that class strong (a subclass's members and MRO
   follow its bases); a strong ``__all__`` or ``__getattr__`` reached this way falls back.
+
+A module added, deleted (or renamed: both) changes what resolves through its names: every file
+that imports one of them or spells a chain through one is affected, its regions that mention
+them change (strong), and a star import of it gains or loses the names it exports.
 
 What is never narrowed: names are matched, not types, so a local variable that shadows an
 import still counts; any chain through a module reaches all its prefixes; a name bound nowhere
 in a file with star imports may come from any of them.
+
+Where this departs from issue 12's starting point, and why: propagation follows annotations too,
+not only inferred types (a changed alias or class changes every signature naming it); a class
+header change, a dunder, a Protocol member name or a special class's member is a strong change
+of the class rather than a fallback (the flow argument above covers every holder of a value);
+an added or deleted module is narrowed to what names it; Protocol member names include private
+ones (typeshed's asyncio has ``_state``).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from prewrite_daemon.imports import module_names
@@ -85,10 +100,17 @@ class Narrowing:
 class NameGraph:
     """Name-level dependencies between the workspace's Python files (see the module doc)."""
 
-    def __init__(self, library_protocol_members: Iterable[str] | None = None) -> None:
+    def __init__(
+        self,
+        library_protocol_members: Iterable[str] | None = None,
+        report_import_cycles: bool = True,
+    ) -> None:
         """``library_protocol_members``: the non-dunder member names of the Protocols of the
         libraries the workspace can import (``symbol_changes.protocol_members_in``). None: not
-        known, so every member change is taken as a change of its class."""
+        known, so every member change is taken as a change of its class.
+        ``report_import_cycles``: the checker's ``reportImportCycles`` is on (or not known): an
+        import edge that closes or opens a cycle then reaches every importer."""
+        self._cycles = report_import_cycles
         self._summaries: dict[str, Summary] = {}
         self._index: dict[str, set[str]] = defaultdict(set)  # tag -> files (not l: tags)
         self._by_module: dict[str, set[str]] = defaultdict(set)  # dotted name -> files
@@ -150,7 +172,12 @@ class NameGraph:
         prop = Propagation(summaries, self._index, self._by_module, scope, changed,
                            self._protocols)  # fmt: skip
         for rel, old, new in changes:
-            change = self._change(rel, old, new, views[rel], imports)
+            parsed = views[rel]
+            if (old is None) != (new is None) and self._moved_module(rel, parsed, imports, prop):
+                continue
+            change = self._change(rel, old, new, parsed, imports)
+            if change.fallback is None and change.star_sources:
+                change = self._star_names(change, summaries, changed)
             if change.fallback is None:
                 prop.seed(rel, change)
             else:
@@ -164,6 +191,31 @@ class NameGraph:
         reached |= transitive_importers(set(prop.fallback), imports)
         return Narrowing(frozenset(reached & scope), dict(prop.fallback),
                          frozenset(prop.strong), frozenset(prop.attrs))  # fmt: skip
+
+    def _moved_module(
+        self,
+        rel: str,
+        parsed: list[tuple[Summary, Collected | None]],
+        imports: Mapping[str, frozenset[str]],
+        prop: Propagation,
+    ) -> bool:
+        """A module added or deleted: what resolved through its names resolves differently.
+        False when no rule narrows it (a stub, a file that does not parse, an import cycle)."""
+        (summary, col), *_ = parsed
+        if rel.endswith(".pyi") or col is None:
+            return False
+        if self._closes_cycle(rel, summary.imports, imports):
+            return False
+        names = module_names(rel)
+        naming = transitive_importers({rel}, imports, transitive=False)
+        for tag, files in self._index.items():
+            if _under(tag, names):
+                naming |= files
+        for other, versions in prop.changed_views().items():
+            if any(_under(t, names) for s in versions for t in s.tags or ()):
+                naming.add(other)
+        prop.module_moved(names, naming - {rel}, summary.exports)
+        return True
 
     def _change(
         self,
@@ -181,12 +233,43 @@ class NameGraph:
         (before, old_col), (after, new_col) = parsed
         if old_col is None or new_col is None:
             return ModuleChange(fallback="does not parse")
-        moved = before.imports ^ after.imports
-        if moved:
-            upstream = transitive_importers({rel}, imports) | {rel}
-            if any(f in upstream for name in moved for f in self._by_module.get(name, ())):
-                return ModuleChange(fallback="an import cycle appears or disappears")
+        if self._closes_cycle(rel, before.imports ^ after.imports, imports):
+            return ModuleChange(fallback="an import cycle appears or disappears")
         return diff_modules(old_col, new_col, old, new)
+
+    def _star_names(
+        self, change: ModuleChange, summaries: Mapping[str, list[Summary]], changed: set[str]
+    ) -> ModuleChange:
+        """The names star imports may bind differently: every name the star-imported modules
+        export (a fallback when one is not a workspace module or its exports are unknown)."""
+        names = set(change.names)
+        for module in change.star_sources:
+            files = set(self._by_module.get(module, ()))
+            files |= {rel for rel in changed if module in module_names(rel)}
+            if not files:
+                return replace(change, fallback=f"star-imports {module}, not in the workspace")
+            for versions in (summaries.get(f, ()) for f in files):
+                for s in versions:
+                    if s.exports is None:
+                        return replace(change, fallback=f"star-imports {module}: exports unknown")
+                    names |= s.exports
+        return replace(change, names=frozenset(names))
+
+    def _closes_cycle(
+        self, rel: str, edges: Iterable[str], imports: Mapping[str, frozenset[str]]
+    ) -> bool:
+        """Whether an import of ``rel`` (one of ``edges``) leads to a file importing ``rel``."""
+        edges = set(edges)
+        if not self._cycles or not edges:
+            return False
+        upstream = transitive_importers({rel}, imports) | {rel}
+        return any(f in upstream for name in edges for f in self._by_module.get(name, ()))
+
+
+def _under(tag: str, modules: Iterable[str]) -> bool:
+    """Whether ``tag`` (k: or m:) refers to one of ``modules`` or to something in it."""
+    kind, _, dotted = tag.partition(":")
+    return kind in ("k", "m") and any(dotted == m or dotted.startswith(f"{m}.") for m in modules)
 
 
 def transitive_importers(

@@ -15,8 +15,7 @@ from collections import deque
 from typing import TYPE_CHECKING
 
 from prewrite_daemon.imports import module_names
-from prewrite_daemon.name_summary import external_kind
-from prewrite_daemon.symbol_changes import is_dunder
+from prewrite_daemon.symbol_changes import external_kind, is_dunder
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -75,6 +74,31 @@ class Propagation:
             self.member(
                 rel, m.cls, m.name, (m.data, m.nested_class, m.abstract), m.added_or_removed
             )
+
+    def changed_views(self) -> dict[str, list[Summary]]:
+        return {rel: list(self._summaries.get(rel, ())) for rel in self._changed}
+
+    def module_moved(
+        self, names: set[str], files: set[str], exports: frozenset[str] | None
+    ) -> None:
+        """A module named ``names`` appeared or disappeared; ``files`` name it."""
+        for rel in files:
+            if rel not in self._scope and rel not in self._changed:
+                continue
+            self.files.add(rel)
+            for summary in self._summaries.get(rel, ()):
+                for tag, use in (summary.tags or {}).items():
+                    kind, _, dotted = tag.partition(":")
+                    if kind == "s" and dotted in names:  # its star import binds other names
+                        if exports is None:
+                            self.fallback.setdefault(rel, "star-imports a module added or deleted")
+                        for name in sorted(exports or ()):
+                            self._queue.append((STRONG, rel, name))
+                    elif kind in ("k", "m") and any(
+                        dotted == n or dotted.startswith(f"{n}.") for n in names
+                    ):
+                        for i in use.regions:
+                            self._region(rel, summary.regions[i], STRONG)
 
     def run(self) -> None:
         while self._queue:
@@ -147,13 +171,13 @@ class Propagation:
                 self._region(rel, summary.regions[i], flavor)
 
     def _region(self, rel: str, region: Region, flavor: str) -> None:
-        if flavor == WEAK:  # only a class header, a variable or an import can alias a class
+        if flavor == WEAK:  # anything mentioning the class may be (or return) an alias of it
             if region.kind == "class":
                 self._queue.append((WEAK, rel, region.owner))
                 self.files.add(rel)  # a subclass: its overrides are checked against the base
-            elif region.data and region.kind == "member":
+            elif region.kind == "member":
                 self._queue.append((WEAK_ATTR, "", region.member))
-            elif region.data:
+            else:
                 self._queue.append((WEAK, rel, region.owner))
         elif region.kind == "member":
             flags = (region.data, region.nested_class, region.abstract)

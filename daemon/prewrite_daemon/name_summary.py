@@ -19,18 +19,15 @@ included); a name bound nowhere in a file with star imports may come from any of
 from __future__ import annotations
 
 import ast
-import builtins
+import functools
 import re
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from prewrite_daemon.imports import imported_names
+from prewrite_daemon.mentions import Scan, import_bindings
 from prewrite_daemon.symbol_changes import is_dunder, star_names
-from prewrite_daemon.symbols import Collected, Scan, import_bindings
-
-if TYPE_CHECKING:
-    from collections.abc import Iterable
+from prewrite_daemon.symbols import Collected
 
 _SAFE_DECORATORS = frozenset({"final", "total_ordering", "type_check_only", "deprecated"})
 _IMPORT_LINE = re.compile(r"^\s*(?:from\s+(\.*)([\w.]*)\s+import|import\s+([\w., ]+))", re.M)
@@ -87,7 +84,10 @@ def parse(source: str) -> ast.Module | None:
         return None
 
 
+@functools.lru_cache(maxsize=16)  # the parsed trees are kept: a few MB each at most
 def summarize(rel: str, source: str) -> tuple[Summary, Collected | None]:
+    """The file's summary, and its regions (None: it does not parse). Cached: a check parses
+    the base text the graph has just summarised, and an agent re-checks the same file."""
     tree = parse(source)
     if tree is None:
         return opaque_summary(rel, source), None
@@ -275,54 +275,3 @@ def _last(base: ast.expr) -> str:
     expr = base.value if isinstance(base, ast.Subscript) else base
     chain = _chain(expr)
     return chain.rsplit(".", 1)[-1] if chain else ""
-
-
-_TYPING_MODULES = frozenset({"typing", "typing_extensions", "collections.abc", "abc", "enum",
-                             "contextlib", "builtins"})  # fmt: skip
-_SPECIAL_BASES = {
-    "Generic": "generic",
-    "Protocol": "protocol",
-    "ABC": "abc",
-    "NamedTuple": "namedtuple",
-    "TypedDict": "typeddict",
-    **dict.fromkeys(("Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "ReprEnum"), "enum"),
-}
-# The ABCs of typing and collections.abc, with their abstract members other than dunders: a
-# subclass is plain but for those (removing one makes it abstract).
-_PLAIN_ABCS = """
-    Mapping MutableMapping Sequence Set AbstractSet Iterable Iterator Reversible Container
-    Collection Sized Hashable Awaitable AsyncIterable AsyncIterator KeysView ValuesView ItemsView
-    MappingView ContextManager AsyncContextManager AbstractContextManager
-    AbstractAsyncContextManager Callable Buffer
-"""
-_KNOWN_ABCS: dict[str, tuple[str, ...]] = {
-    **dict.fromkeys(_PLAIN_ABCS.split(), ()),
-    "MutableSequence": ("insert",),
-    "MutableSet": ("add", "discard"),
-    "Coroutine": ("send", "throw"),
-    "Generator": ("send", "throw"),
-    "AsyncGenerator": ("asend", "athrow"),
-}
-BUILTIN_TYPES = frozenset(n for n, v in vars(builtins).items() if isinstance(v, type))
-
-
-def external_kind(name: str, builtin: bool = False) -> frozenset[str]:
-    """What a base class from outside the workspace makes of its subclasses: ``name`` is its
-    dotted name as imported (or, ``builtin``, a name bound nowhere in the file)."""
-    module, _, last = name.rpartition(".")
-    if builtin:
-        return frozenset() if name in BUILTIN_TYPES else frozenset({"unknown"})
-    if module not in _TYPING_MODULES:
-        return frozenset({"unknown"})  # a library class: may synthesize members, be abstract
-    if last in _SPECIAL_BASES:
-        return frozenset({_SPECIAL_BASES[last]})
-    if last in _KNOWN_ABCS:
-        return frozenset({"generic", *(f"abstract:{m}" for m in _KNOWN_ABCS[last])})
-    return frozenset() if last == "object" else frozenset({"unknown"})
-
-
-def all_protocol_members(summaries: Iterable[Summary]) -> set[str]:
-    out: set[str] = set()
-    for s in summaries:
-        out |= s.protocol_members
-    return out

@@ -9,6 +9,7 @@ each member are compared on their own. ``name_deps`` decides what each differenc
 from __future__ import annotations
 
 import ast
+import builtins
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -63,10 +64,13 @@ class ModuleChange:
     names: frozenset[str] = frozenset()  # module-level names (classes: their header)
     members: tuple[MemberChange, ...] = ()
     fallback: str | None = None
+    star_sources: frozenset[str] = frozenset()  # star-imported modules whose names may move
 
 
 def fingerprints(col: Collected) -> dict[tuple[str, str], str]:
     """(owner, member) -> the canonical text of the region (member "" for module-level names)."""
+    if col.fingerprints is not None:
+        return col.fingerprints
     dumps: dict[int, str] = {}
 
     def dump(unit: int) -> str:
@@ -84,6 +88,7 @@ def fingerprints(col: Collected) -> dict[tuple[str, str], str]:
                 parts.append(marker)
                 parts.extend(dump(u) for u in units)
         out[key] = "\n".join(parts)
+    col.fingerprints = out
     return out
 
 
@@ -94,12 +99,16 @@ def diff_modules(old: Collected, new: Collected, old_text: str, new_text: str) -
     before, after = fingerprints(old), fingerprints(new)
     names: set[str] = set()
     members: list[MemberChange] = []
+    stars: set[str] = set()
     for key in sorted(before.keys() | after.keys()):
         if before.get(key) == after.get(key):
             continue
         owner, member = key
-        if owner == "*":
-            return ModuleChange(fallback="the module's star imports changed")
+        if owner == "*":  # every star import of either version: guards may have moved too
+            for region in (old.regions.get(key), new.regions.get(key)):
+                for decl in region.declarations if region else ():
+                    stars.update(decl.module_refs)
+            continue
         if not member:
             names.add(owner)
             continue
@@ -118,10 +127,10 @@ def diff_modules(old: Collected, new: Collected, old_text: str, new_text: str) -
         return ModuleChange(fallback="the module's __getattr__ changed")
     if "__all__" in names:  # star importers gain or lose exactly the names that moved
         star_old, star_new = star_names(old), star_names(new)
-        if star_old is None or star_new is None:
+        if star_old is None or star_new is None:  # (a star import makes it unknown without it)
             return ModuleChange(fallback="__all__ changed and is not a plain list")
         names |= star_old ^ star_new
-    return ModuleChange(frozenset(names), tuple(members))
+    return ModuleChange(frozenset(names), tuple(members), star_sources=frozenset(stars))
 
 
 def star_names(col: Collected) -> frozenset[str] | None:
@@ -229,3 +238,47 @@ def _is_protocol(base: ast.expr) -> bool:
 
 def is_dunder(name: str) -> bool:
     return len(name) > 4 and name.startswith("__") and name.endswith("__")
+
+
+_TYPING_MODULES = frozenset({"typing", "typing_extensions", "collections.abc", "abc", "enum",
+                             "contextlib", "builtins"})  # fmt: skip
+_SPECIAL_BASES = {
+    "Generic": "generic",
+    "Protocol": "protocol",
+    "ABC": "abc",
+    "NamedTuple": "namedtuple",
+    "TypedDict": "typeddict",
+    **dict.fromkeys(("Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "ReprEnum"), "enum"),
+}
+# The ABCs of typing and collections.abc, with their abstract members other than dunders: a
+# subclass is plain but for those (removing one makes it abstract).
+_PLAIN_ABCS = """
+    Mapping MutableMapping Sequence Set AbstractSet Iterable Iterator Reversible Container
+    Collection Sized Hashable Awaitable AsyncIterable AsyncIterator KeysView ValuesView ItemsView
+    MappingView ContextManager AsyncContextManager AbstractContextManager
+    AbstractAsyncContextManager Callable Buffer
+"""
+_KNOWN_ABCS: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(_PLAIN_ABCS.split(), ()),
+    "MutableSequence": ("insert",),
+    "MutableSet": ("add", "discard"),
+    "Coroutine": ("send", "throw"),
+    "Generator": ("send", "throw"),
+    "AsyncGenerator": ("asend", "athrow"),
+}
+BUILTIN_TYPES = frozenset(n for n, v in vars(builtins).items() if isinstance(v, type))
+
+
+def external_kind(name: str, builtin: bool = False) -> frozenset[str]:
+    """What a base class from outside the workspace makes of its subclasses: ``name`` is its
+    dotted name as imported (or, ``builtin``, a name bound nowhere in the file)."""
+    module, _, last = name.rpartition(".")
+    if builtin:
+        return frozenset() if name in BUILTIN_TYPES else frozenset({"unknown"})
+    if module not in _TYPING_MODULES:
+        return frozenset({"unknown"})  # a library class: may synthesize members, be abstract
+    if last in _SPECIAL_BASES:
+        return frozenset({_SPECIAL_BASES[last]})
+    if last in _KNOWN_ABCS:
+        return frozenset({"generic", *(f"abstract:{m}" for m in _KNOWN_ABCS[last])})
+    return frozenset() if last == "object" else frozenset({"unknown"})

@@ -11,148 +11,35 @@ mention. What a region holds, and why (see ``prewrite_daemon.name_deps`` for the
   a return annotation the whole body (pyright infers the return type from it);
 - a class: its header (decorators, bases, keywords, type parameters); every member is its own
   region: methods as functions; ``self.x``/``cls.x`` stores in methods as the whole method
-  (pyright infers ``x`` from its body, narrowing included) unless ``x`` is declared;
+  (pyright infers ``x`` from its body, narrowing and reachability included);
 - a variable: its annotation when declared (the value too when the annotation is a bare
   ``Final``/``TypeAlias``/``ClassVar``, or at class level, where dataclass-like fields make the
   default part of ``__init__``); otherwise every binding statement, ``global`` stores included;
 - an import: the module and name it binds (kept as references, resolved by the graph).
 
-What a unit mentions: every name with the attribute chain it roots (``a.b.c``), every attribute
-name, names inside strings that parse as expressions (forward references, ``getattr(x, "m")``),
-type comments, and ``match`` keyword patterns.
+A name or member declared by an annotation, a ``def`` or a ``class`` keeps only those
+declarations: pyright types it by them and merely checks other assignments against them (an
+error in the file itself).
+
+What a unit mentions is read by ``prewrite_daemon.mentions``.
 """
 
 from __future__ import annotations
 
 import ast
-import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
+
+from prewrite_daemon.mentions import Scan, import_bindings, scan
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
-_EXPRESSION_CHARS = re.compile(r"[\w\s.,\[\]|'\"()]{1,500}")
-_DOTTED = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
 _NOT_DECLARING = frozenset({"Final", "ClassVar", "TypeAlias", "InitVar"})
 _DROPPED_WHEN_DECLARED = frozenset({"assign", "store"})
 _DECLARING = frozenset({"ann", "def", "class", "nested"})
 
 Piece = tuple[str, tuple[int, ...]]  # a marker (what the piece is) and the units it is made of
-
-
-@dataclass
-class Scan:
-    """What one unit mentions, and the facts about it that shape the regions."""
-
-    chains: set[str] = field(default_factory=lambda: set[str]())  # "a", "a.b.c": rooted at a name
-    attrs: set[str] = field(default_factory=lambda: set[str]())
-    strings: set[str] = field(default_factory=lambda: set[str]())  # chains read from strings
-    stored: set[str] = field(default_factory=lambda: set[str]())  # names assigned, not read
-    stores: set[tuple[str, str]] = field(default_factory=lambda: set[tuple[str, str]]())
-    annotated_stores: list[ast.AnnAssign] = field(default_factory=lambda: list[ast.AnnAssign]())
-    globals: set[str] = field(default_factory=lambda: set[str]())
-    walrus: set[str] = field(default_factory=lambda: set[str]())
-    imports: list[ast.Import | ast.ImportFrom] = field(
-        default_factory=lambda: list[ast.Import | ast.ImportFrom]()
-    )
-
-
-def scan(nodes: Iterable[ast.AST]) -> Scan:
-    """Walk ``nodes`` (whole subtrees) once, without recursion (deep expressions are fine)."""
-    out = Scan()
-    stack: list[object] = list(nodes)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.Name):
-            (out.chains if isinstance(node.ctx, ast.Load) else out.stored).add(node.id)
-        elif isinstance(node, ast.Attribute):
-            _scan_attribute(node, out, stack)
-        elif isinstance(node, ast.Constant):
-            if isinstance(node.value, str):
-                _scan_string(node.value, out)
-        elif isinstance(node, ast.AST) and not isinstance(node, ast.expr_context):
-            if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
-                continue  # a docstring or a bare literal: never a reference
-            if isinstance(node, _FACT_NODES):
-                _record_fact(node, out)
-            for name in node._fields:  # ast.iter_child_nodes, without the generator
-                child = getattr(node, name, None)
-                if isinstance(child, list):
-                    stack.extend(cast("list[object]", child))
-                elif child is not None:
-                    stack.append(child)
-    return out
-
-
-_FACT_NODES = (ast.Global, ast.NamedExpr, ast.AugAssign, ast.AnnAssign, ast.MatchClass,
-               ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.Assign,
-               ast.For, ast.AsyncFor, ast.With, ast.AsyncWith, ast.arg)  # fmt: skip
-
-
-def _record_fact(node: ast.AST, out: Scan) -> None:
-    if isinstance(node, ast.Global):
-        out.globals.update(node.names)
-    elif isinstance(node, ast.NamedExpr):
-        out.walrus.add(node.target.id)
-    elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
-        out.chains.add(node.target.id)  # `x += y` reads x too
-    elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Attribute):
-        out.annotated_stores.append(node)
-    elif isinstance(node, ast.MatchClass):
-        out.attrs.update(node.kwd_attrs)
-    elif isinstance(node, ast.Import | ast.ImportFrom):
-        out.imports.append(node)
-    comment = getattr(node, "type_comment", None)
-    if isinstance(comment, str):
-        _scan_type_comment(comment, out)
-
-
-def _scan_attribute(node: ast.Attribute, out: Scan, stack: list[object]) -> None:
-    parts = [node.attr]
-    root: ast.expr = node.value
-    while isinstance(root, ast.Attribute):
-        parts.append(root.attr)
-        root = root.value
-    out.attrs.update(parts)
-    if isinstance(root, ast.Name):
-        out.chains.add(".".join([root.id, *reversed(parts)]))
-        if len(parts) == 1 and isinstance(node.ctx, ast.Store | ast.Del):
-            out.stores.add((root.id, node.attr))
-    else:
-        stack.append(root)
-
-
-def _scan_string(text: str, out: Scan) -> None:
-    """Strings that parse as an expression may be forward references or attribute names."""
-    if not _EXPRESSION_CHARS.fullmatch(text):
-        return
-    stripped = text.strip()
-    if _DOTTED.fullmatch(stripped):
-        out.strings.add(stripped)
-        out.attrs.update(stripped.split("."))
-        return
-    try:
-        expr = ast.parse(stripped, mode="eval")
-    except (SyntaxError, ValueError):
-        return
-    inner = scan([expr.body])
-    out.strings |= inner.chains | inner.strings
-    out.attrs |= inner.attrs
-
-
-def _scan_type_comment(comment: str, out: Scan) -> None:
-    if comment.startswith("ignore"):
-        return
-    for mode in ("func_type", "eval"):
-        try:
-            tree = ast.parse(comment, mode=mode)
-        except (SyntaxError, ValueError):
-            continue
-        inner = scan([tree])
-        out.chains |= inner.chains
-        out.attrs |= inner.attrs
-        return
 
 
 @dataclass
@@ -162,17 +49,6 @@ class Declaration:
     refs: tuple[tuple[str, str], ...] = ()  # from-import targets the file needs: (module, name)
     module_refs: tuple[str, ...] = ()  # modules only the binding depends on (what it re-exports)
     abstract: bool = False
-
-
-@dataclass(frozen=True)
-class ImportBinding:
-    """One name an import statement binds: ``local`` denotes ``target`` (absolute, dotted)."""
-
-    local: str  # "*" for a star import
-    target: str
-    module: str  # the part of ``target`` known to be a module path (not attributes)
-    is_module: bool  # ``import a.b`` (binds ``a``) or ``import a.b as m``: a module object
-    modules: tuple[str, ...]  # the modules the binding exposes (``a``, ``a.b`` for ``import a.b``)
 
 
 @dataclass
@@ -214,6 +90,7 @@ class Collected:
         self.import_nodes: list[ast.Import | ast.ImportFrom] = []
         self.all_statements: list[tuple[ast.stmt, bool]] = []  # (statement, under a guard)
         self.is_init = rel.rsplit("/", 1)[-1] in ("__init__.py", "__init__.pyi")
+        self.fingerprints: dict[tuple[str, str], str] | None = None  # symbol_changes fills it
         self._block(tree.body, [], None)
         for _, found in self.units:
             self.import_nodes.extend(found.imports)
@@ -392,61 +269,13 @@ class Collected:
     ) -> None:
         self.import_nodes.append(stmt)
         for b in import_bindings(self.rel, stmt, self.is_init):
-            if b.local == "*":  # binds names the graph cannot list: a change is a fallback
-                self.declare("*", "", Declaration("import", [(f"star {b.target}", ())]), guards)
+            if b.local == "*":  # binds what the module exports (resolved by the graph)
+                decl = Declaration("import", [(f"star {b.target}", ())], module_refs=(b.target,))
+                self.declare("*", "", decl, guards)
                 continue
             refs = () if b.is_module else ((b.module, b.target),)
             marker = f"import {b.target} as {b.local}"
             self._bind(cls, b.local, Declaration("import", [(marker, ())], refs, b.modules), guards)
-
-
-def import_bindings(
-    rel: str, stmt: ast.Import | ast.ImportFrom, is_init: bool
-) -> list[ImportBinding]:
-    """Each name ``stmt`` binds; relative imports resolve against ``rel``'s package."""
-    out: list[ImportBinding] = []
-    if isinstance(stmt, ast.Import):
-        for alias in stmt.names:
-            if alias.asname:
-                out.append(ImportBinding(alias.asname, alias.name, alias.name, True, (alias.name,)))
-            else:
-                first = alias.name.split(".")[0]
-                out.append(ImportBinding(first, first, first, True, _module_prefixes(alias.name)))
-        return out
-    base = resolve_from(rel, stmt.level, stmt.module)
-    if base is None:
-        return out
-    package = resolve_from(rel, 1, None)
-    if is_init and stmt.level == 1 and stmt.module and package:
-        # `from .sub import x` in a package's __init__ binds the submodule `sub` there too
-        sub = f"{package}.{stmt.module.split('.')[0]}"
-        out.append(ImportBinding(sub.rsplit(".", 1)[1], sub, sub, True, (sub,)))
-    for alias in stmt.names:
-        if alias.name == "*":
-            out.append(ImportBinding("*", base, base, True, (base,)))
-        else:
-            target = f"{base}.{alias.name}" if base else alias.name
-            out.append(ImportBinding(alias.asname or alias.name, target, base, False, (target,)))
-    return out
-
-
-def resolve_from(rel: str, level: int, module: str | None) -> str | None:
-    """The absolute dotted module of ``from <level dots><module> import``; None when it climbs
-    out of the tree (pyright reports that in the file itself)."""
-    if not level:
-        return module or ""
-    package = rel.split("/")[:-1]
-    up = level - 1
-    if up > len(package):
-        return None
-    parts = package[: len(package) - up] if up else package
-    dotted = ".".join([*parts, *([module] if module else [])])
-    return dotted or None
-
-
-def _module_prefixes(dotted: str) -> tuple[str, ...]:
-    pieces = dotted.split(".")
-    return tuple(".".join(pieces[:i]) for i in range(1, len(pieces) + 1))
 
 
 def _target_names(targets: Iterable[ast.AST]) -> set[str]:

@@ -345,7 +345,6 @@ EVERY_IMPORTER = {"a.py", "b.py"}
 @pytest.mark.parametrize(
     ("changes", "expected"),
     [
-        ({"pkg/m.py": None}, EVERY_IMPORTER),  # deleted
         ({"pkg/m.py": M + "\ndef __getattr__(name: str) -> int: ...\n"}, EVERY_IMPORTER),
         ({"pkg/m.py": "# pyright: strict\n" + M}, EVERY_IMPORTER),
         ({"pkg/m.py": M + "\ndef broken(:\n"}, EVERY_IMPORTER),  # does not parse
@@ -363,6 +362,19 @@ def test_changes_no_rule_narrows_reach_every_importer(
 def test_a_stub_change_reaches_every_importer() -> None:
     files = {"m.pyi": "def other(x: int) -> int: ...\n", "a.py": "import m\n", "b.py": "import a\n"}
     assert affected(files, {"m.pyi": "def other(x: str) -> int: ...\n"}) == {"a.py", "b.py"}
+
+
+def test_a_deleted_module_reaches_what_resolved_through_it() -> None:
+    files = {
+        **IMPORTERS,
+        "d.py": "import a\nprint(a.other)\n",  # `other` came from pkg.m through a
+        "e.py": "import pkg.m\nprint(pkg.m.f)\n",  # a chain through it
+        "pkg/star.py": "from pkg.m import *\n",
+        "f.py": "from pkg.star import other\n",
+        "g.py": "from pkg.star import *\n",
+    }
+    found = affected(files, {"pkg/m.py": None})
+    assert found == {"a.py", "d.py", "e.py", "pkg/star.py", "f.py", "g.py"}
 
 
 def test_a_new_module_reaches_the_files_that_import_its_name() -> None:
@@ -387,6 +399,36 @@ def test_an_import_closing_a_cycle_reaches_every_importer() -> None:
     }
     new = "import a\ndef g() -> int: ...\n"
     assert affected(files, {"b.py": new}) == {"a.py", "c.py"}
+
+
+def test_without_cycle_reports_a_new_import_edge_is_narrowed() -> None:
+    files = {
+        "a.py": "import b\nx: int = 1\n",
+        "b.py": "def g() -> int: ...\n",
+        "c.py": "import a\n",
+    }
+    graph = NameGraph((), report_import_cycles=False)
+    for rel, text in files.items():
+        graph.update(rel, text)
+    new = "import a\ndef g() -> int: ...\n"
+    assert graph.affected([("b.py", files["b.py"], new)]) == set()
+
+
+def test_a_changed_star_import_changes_the_names_its_modules_export() -> None:
+    files = {
+        "pkg/__init__.py": "from .a import *\n",
+        "pkg/a.py": "__all__ = ['f']\ndef f() -> int: ...\n",
+        "pkg/b.py": "__all__ = ['f']\ndef f() -> str: ...\n",
+        "user.py": "import pkg\npkg.f()\n",
+        "bystander.py": "import pkg\n",
+    }
+    moved = {
+        "pkg/__init__.py": "from .c import *\n",
+        "pkg/a.py": None,
+        "pkg/c.py": "__all__ = ['f']\ndef f() -> str: ...\n",
+    }
+    assert affected(files, {"pkg/__init__.py": "from .b import *\n"}) == {"user.py"}
+    assert affected(files, moved) == {"user.py"}  # a rename: c is new
 
 
 def test_literal_all_changes_reach_star_importers_of_the_moved_names() -> None:
