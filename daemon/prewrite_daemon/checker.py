@@ -59,13 +59,17 @@ def plan_check(
     Only files the project's checker configuration covers count (as the CLI reports them).
     """
     py = tuple(e for e in patch.edits if language.is_source(e.path))
-    reaching = [e.path for e in py if language.interface_changed(e.path, e.old_text, e.new_text)]
+    reaching = [
+        (e.path, e.old_text, e.new_text)
+        for e in py
+        if language.interface_changed(e.path, e.old_text, e.new_text)
+    ]
     deleted = {e.path for e in py if e.new_text is None}
     checked = {e.path for e in py if e.new_text is not None}
     if any(language.reaches_everything(e.path, e.old_text, e.new_text) for e in py):
         checked |= graph.files() - deleted  # no import edge bounds it: the whole project
-    else:
-        checked |= graph.importers(reaching) - deleted
+    elif reaching:
+        checked |= graph.affected(reaching) - deleted
     if scope is None:
         return CheckPlan(py, tuple(sorted(checked)))
     patched = {e.path for e in py if e.new_text is not None}

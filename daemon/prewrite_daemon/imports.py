@@ -15,7 +15,7 @@ from collections import defaultdict
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Sequence
 
 _PYRIGHT_COMMENT = re.compile(r"^\s*#\s*pyright:")
 
@@ -87,6 +87,10 @@ class ImportGraph:
 
     def files(self) -> set[str]:
         return set(self._imports)
+
+    def affected(self, changes: Sequence[tuple[str, str | None, str | None]]) -> set[str]:
+        """Every transitive importer of a changed file (no narrowing by name)."""
+        return self.importers(rel for rel, _, _ in changes)
 
     def importers(self, rels: Iterable[str], transitive: bool = True) -> set[str]:
         """Files that import any of ``rels`` (transitively), excluding ``rels`` themselves."""

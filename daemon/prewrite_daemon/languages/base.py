@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable, Iterable, Sequence
     from pathlib import Path
 
     from prewrite.protocol import Diagnostic
@@ -29,6 +29,12 @@ class DependencyGraph(Protocol):
 
     def importers(self, rels: Iterable[str], transitive: bool = True) -> set[str]:
         """Files that depend on any of ``rels`` (transitively), ``rels`` excluded."""
+        ...
+
+    def affected(self, changes: Sequence[tuple[str, str | None, str | None]]) -> set[str]:
+        """Files other than the changed ones whose diagnostics may differ after ``changes``
+        (path, old text or None if new, new text or None if deleted), each of which changes
+        what its dependents can see: a superset of the truth, never smaller."""
         ...
 
     def files(self) -> set[str]:

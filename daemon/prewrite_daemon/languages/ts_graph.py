@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, cast
 from prewrite_daemon.languages.ts_scope import JS_SUFFIXES, SOURCE_SUFFIXES
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Sequence
     from pathlib import Path
 
     from prewrite_daemon.languages.tsconfig import TsConfig
@@ -184,6 +184,10 @@ class TsImportGraph:
 
     def files(self) -> set[str]:
         return set(self._deps)
+
+    def affected(self, changes: Sequence[tuple[str, str | None, str | None]]) -> set[str]:
+        """Every file that may import a changed one, at any depth (no narrowing by name)."""
+        return self.importers(rel for rel, _, _ in changes)
 
     def importers(self, rels: Iterable[str], transitive: bool = True) -> set[str]:
         """Files that may depend on any of ``rels`` (transitively), ``rels`` excluded."""
