@@ -55,6 +55,7 @@ TARGET_FILE = "httpx/_client.py"
 CALL = "self._send_handling_auth("
 REQUESTS = 30  # per method and side, idle
 FAIR_REQUESTS = 30  # proxy hovers under agent load
+FAIR_PACE_S = 0.25  # between them: the hovers span several agent checks, as a person's would
 WARMUP = 3  # unmeasured requests per method and side
 REQUEST_TIMEOUT_S = 120.0
 READY_TIMEOUT_S = 120.0
@@ -246,6 +247,7 @@ async def under_load(
                 times[side.name].append((await side.request("hover", probe))[0])
             rss, served = _spare_status(paths)
             spare_rss = max(spare_rss or 0.0, rss) or None
+            await asyncio.sleep(FAIR_PACE_S)
     finally:
         agent.stopped.set()
         await asyncio.to_thread(agent.thread.join, CHECK_TIMEOUT_S)
