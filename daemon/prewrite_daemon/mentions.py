@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, cast
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-_EXPRESSION_CHARS = re.compile(r"[\w\s.,\[\]|'\"()]{1,500}")
+# a type expression: starts like one (no digit: "1a" only makes the parser warn), few symbols
+_EXPRESSION_CHARS = re.compile(r"\s*[^\W\d'\"(\[][\w\s.,\[\]|'\"()]{0,499}")
 _DOTTED = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
 
 

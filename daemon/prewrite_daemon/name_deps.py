@@ -9,7 +9,8 @@ that imports none of them, at any depth, cannot see them.
 Whole importers (every transitive importer of the file; the ``fallback``):
 - a ``.pyi`` stub changed, added or deleted (it shadows the module's source for importers);
 - a file that does not parse, before or after (its symbols cannot be listed);
-- a file-level ``# pyright:`` comment (strict inference settings change every declaration);
+- a file-level ``# pyright:`` comment (strict inference settings change every declaration), or
+  a ``__future__`` import (``annotations`` changes how every annotation resolves);
 - the module's ``__getattr__`` (it answers for every name the module lacks);
 - a star import of a module outside the workspace added or removed, or an ``__all__`` pyright
   cannot read as a list of strings (the names a star import binds become unknown); otherwise a
@@ -43,9 +44,10 @@ Otherwise each module-level symbol and each class member has a region (``symbols
   libraries' given to the constructor; when none are given, every member counts); the class is
   a Protocol or an Enum, or has type parameters (inferred variance); the class or a base is
   dataclass-like (any decorator or class keyword but ``final``/``total_ordering``), a
-  NamedTuple, TypedDict, ``abc.ABC``, or a class from outside the workspace other than builtins
-  and typing's ABCs, and the member is a field (an assignment) or was added or removed
-  (synthesized ``__init__``, abstractness); it implements an abstract member of a typing ABC
+  NamedTuple, a TypedDict, or a class of a library (not the stdlib), and the member is a field
+  (an assignment) or was added or removed (synthesized ``__init__``, abstractness); a base is
+  ``abc.ABC`` or another stdlib class and the member was added or removed (abstractness: no
+  stdlib class synthesizes fields); it implements an abstract member of a typing ABC
   (``MutableSequence.insert``) and was added or removed; the member is or was abstract; it is a
   nested class; the class is generic and a TypeVar somewhere infers its variance. A class header
   change is a strong change of the class too.

@@ -25,9 +25,10 @@ if TYPE_CHECKING:
 
 STRONG, WEAK, ATTR, WEAK_ATTR = "strong", "weak", "attr", "weak-attr"
 WEAK_MODULE = "weak-module"  # a module holding a weak name, used as an object: taken as strong
-_FIELD_SENSITIVE = frozenset({"namedtuple", "typeddict", "abc", "decorated", "unknown"})
+_FIELD_SENSITIVE = frozenset({"namedtuple", "typeddict", "decorated", "unknown"})
 _WHOLE_CLASS = frozenset({"protocol", "enum", "autovariance"})
 _MAX_DEPTH = 16
+_MAX_ALIAS_DOTS = 3  # past this, the whole alias is taken as changed (chains reach all of it)
 
 
 class Propagation:
@@ -134,7 +135,8 @@ class Propagation:
             self.fallback.setdefault(rel, "its module __getattr__ may differ")
         if flavor == STRONG and name == "__all__" and rel not in self._all_seeded:
             self.fallback.setdefault(rel, "its __all__ may differ")
-        exported = any(s.exports is None or name in s.exports for s in self._summaries.get(rel, ()))
+        root = name.partition(".")[0]  # "alias.x": x of the module a name of rel denotes
+        exported = any(s.exports is None or root in s.exports for s in self._summaries.get(rel, ()))
         for module in module_names(rel):
             self._hit(f"k:{module}.{name}", flavor)
             for star in self._files_with(f"s:{module}") if exported else ():
@@ -142,11 +144,35 @@ class Propagation:
                     if flavor == STRONG:
                         self.files.add(star)
                     self._queue.append((flavor, star, name))
-        self._hit_regions(rel, f"l:{name}", flavor)
-        if (rel, flavor) not in self._modules_hit:  # the module object itself differs
-            self._modules_hit.add((rel, flavor))
-            for module in module_names(rel):
-                self._hit(f"m:{module}", STRONG if flavor == STRONG else WEAK_MODULE)
+            self._module_hit(module, name, flavor)
+        self._hit_regions(rel, f"l:{root}", flavor)
+
+    def _module_hit(self, module: str, name: str, flavor: str) -> None:
+        """``name`` of ``module`` differs: so does the module object. An import binding of the
+        module (``import a.b as m``) passes it on as ``m.name``; any other use of the module as
+        a value (``getattr(m, …)``, ``return m``) depends on all of it."""
+        tag = f"m:{module}"
+        first = (module, flavor) not in self._modules_hit
+        self._modules_hit.add((module, flavor))
+        for rel in self._files_with(tag):
+            if rel not in self._scope and rel not in self._changed:
+                continue
+            for summary in self._summaries.get(rel, ()):
+                use = summary.tags.get(tag) if summary.tags else None
+                if use is None:
+                    continue
+                if first and use.file and flavor == STRONG:
+                    self.files.add(rel)
+                for i in use.regions:
+                    region = summary.regions[i]
+                    targets = [t for t in region.alias_of if _within(module, t)]
+                    for t in targets:
+                        dotted = f"{region.owner}{module[len(t) :]}.{name}"
+                        if dotted.count(".") > _MAX_ALIAS_DOTS:  # aliases in a cycle: stop
+                            dotted = region.owner
+                        self._queue.append((flavor, rel, dotted))
+                    if not targets and first:
+                        self._region(rel, region, STRONG if flavor == STRONG else WEAK_MODULE)
 
     def _files_with(self, tag: str) -> set[str]:
         found = {r for r in self._index.get(tag, ()) if r not in self._changed}
@@ -197,8 +223,8 @@ class Propagation:
         kind = self.kind(rel, cls)
         if kind & _WHOLE_CLASS or ("generic" in kind and self._infer_variance):
             return True
-        if moved and f"abstract:{name}" in kind:
-            return True  # removing an implementation of an inherited abstract member
+        if moved and (f"abstract:{name}" in kind or "abc" in kind):
+            return True  # adding or removing an implementation of an abstract member
         return bool(kind & _FIELD_SENSITIVE) and (data or moved)
 
     def kind(self, rel: str, cls: str, depth: int = 0) -> frozenset[str]:
@@ -281,3 +307,7 @@ class Propagation:
         if any(r.owner == name and not r.member for r in summary.regions):
             return frozenset({"unknown"})  # a variable: an alias we do not follow
         return None
+
+
+def _within(module: str, target: str) -> bool:
+    return module == target or module.startswith(f"{target}.")

@@ -21,6 +21,7 @@ from __future__ import annotations
 import ast
 import functools
 import re
+import warnings
 from collections import defaultdict
 from dataclasses import dataclass
 
@@ -41,6 +42,7 @@ class Region:
     data: bool = False  # declared by assignment or import (a field, to a dataclass-like class)
     nested_class: bool = False
     abstract: bool = False
+    alias_of: tuple[str, ...] = ()  # an import binding: the modules (or names) it denotes
 
 
 @dataclass(frozen=True)
@@ -79,7 +81,9 @@ class Summary:
 
 def parse(source: str) -> ast.Module | None:
     try:
-        return ast.parse(source, type_comments=True)
+        with warnings.catch_warnings():  # "\d" in a string: the file's own business
+            warnings.simplefilter("ignore")
+            return ast.parse(source, type_comments=True)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
 
@@ -126,6 +130,10 @@ def summary_of(col: Collected, source: str) -> Summary:
     regions: list[Region] = []
     by_tag: dict[str, list[int]] = defaultdict(list)
     region_only: set[str] = set()
+    members: dict[str, set[str]] = defaultdict(set)  # class -> its members' names
+    for owner, member in col.regions:
+        if member:
+            members[owner].add(member)
     for (owner, member), build in col.regions.items():
         if owner == "*":
             continue
@@ -134,14 +142,20 @@ def summary_of(col: Collected, source: str) -> Summary:
             for _, units in decl.pieces:
                 for u in units:
                     tags |= unit_refs[u] if owner == "__all__" else unit_tags[u]
+                    if member:  # in a class body a bare name may be another member: `y = x + 1`
+                        chains = col.units[u][1].chains
+                        tags |= {
+                            f"a:{n}" for c in chains if (n := c.split(".")[0]) in members[owner]
+                        }
             for module, ref in decl.refs:
                 tags |= _key_tags(module, ref)
             for module in decl.module_refs:  # the binding re-exports it; the file does not use it
                 tags.add(f"m:{module}")
                 region_only.add(f"m:{module}")
         index = len(regions)
+        alias_of = tuple(d.target for d in build.declarations if d.target and not member)
         regions.append(Region(build.kind, owner, member, build.data, build.nested_class,
-                              build.abstract))  # fmt: skip
+                              build.abstract, alias_of))  # fmt: skip
         for tag in tags:
             by_tag[tag].append(index)
     uses = {

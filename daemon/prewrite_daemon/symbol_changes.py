@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import builtins
 import re
+import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -96,6 +97,8 @@ def diff_modules(old: Collected, new: Collected, old_text: str, new_text: str) -
     """The names and members that differ between two parsed versions of one module."""
     if pyright_comments(old_text) != pyright_comments(new_text):
         return ModuleChange(fallback="a file-level '# pyright:' comment changed")
+    if _future(old) != _future(new):  # deferred annotations: forward references resolve
+        return ModuleChange(fallback="a __future__ import changed")
     before, after = fingerprints(old), fingerprints(new)
     names: set[str] = set()
     members: list[MemberChange] = []
@@ -131,6 +134,15 @@ def diff_modules(old: Collected, new: Collected, old_text: str, new_text: str) -
             return ModuleChange(fallback="__all__ changed and is not a plain list")
         names |= star_old ^ star_new
     return ModuleChange(frozenset(names), tuple(members), star_sources=frozenset(stars))
+
+
+def _future(col: Collected) -> set[str]:
+    return {
+        a.name
+        for n in col.import_nodes
+        if isinstance(n, ast.ImportFrom) and n.module == "__future__"
+        for a in n.names
+    }
 
 
 def star_names(col: Collected) -> frozenset[str] | None:
@@ -275,10 +287,12 @@ def external_kind(name: str, builtin: bool = False) -> frozenset[str]:
     module, _, last = name.rpartition(".")
     if builtin:
         return frozenset() if name in BUILTIN_TYPES else frozenset({"unknown"})
-    if module not in _TYPING_MODULES:
-        return frozenset({"unknown"})  # a library class: may synthesize members, be abstract
-    if last in _SPECIAL_BASES:
+    if module in _TYPING_MODULES and last in _SPECIAL_BASES:
         return frozenset({_SPECIAL_BASES[last]})
-    if last in _KNOWN_ABCS:
+    if module in _TYPING_MODULES and last in _KNOWN_ABCS:
         return frozenset({"generic", *(f"abstract:{m}" for m in _KNOWN_ABCS[last])})
-    return frozenset() if last == "object" else frozenset({"unknown"})
+    if module in _TYPING_MODULES and last == "object":
+        return frozenset()
+    if module.partition(".")[0] in sys.stdlib_module_names:
+        return frozenset({"abc"})  # no stdlib class synthesizes fields, but it may be abstract
+    return frozenset({"unknown"})  # a library class: may synthesize members, be abstract

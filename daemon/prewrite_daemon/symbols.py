@@ -48,6 +48,7 @@ class Declaration:
     pieces: list[Piece]
     refs: tuple[tuple[str, str], ...] = ()  # from-import targets the file needs: (module, name)
     module_refs: tuple[str, ...] = ()  # modules only the binding depends on (what it re-exports)
+    target: str = ""  # an import: what the name denotes (a module, or a name or submodule)
     abstract: bool = False
 
 
@@ -222,8 +223,9 @@ class Collected:
     def _function(
         self, fn: ast.FunctionDef | ast.AsyncFunctionDef, guards: list[Piece], cls: str | None
     ) -> None:
-        sig = self.unit([*fn.decorator_list, fn.args, *([fn.returns] if fn.returns else []),
-                         *_type_params(fn)])  # fmt: skip
+        returns = [fn.returns] if fn.returns else []
+        sig = self.unit([*fn.decorator_list, fn.args, *returns, *_type_params(fn),
+                         *_signature_comment(fn)])  # fmt: skip
         body = self.unit(fn.body)
         whole = (sig, body)
         marker = f"{'async ' if isinstance(fn, ast.AsyncFunctionDef) else ''}def {fn.name}"
@@ -275,7 +277,8 @@ class Collected:
                 continue
             refs = () if b.is_module else ((b.module, b.target),)
             marker = f"import {b.target} as {b.local}"
-            self._bind(cls, b.local, Declaration("import", [(marker, ())], refs, b.modules), guards)
+            decl = Declaration("import", [(marker, ())], refs, b.modules, target=b.target)
+            self._bind(cls, b.local, decl, guards)
 
 
 def _target_names(targets: Iterable[ast.AST]) -> set[str]:
@@ -338,6 +341,17 @@ def _first_param(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
         return None
     args = [*fn.args.posonlyargs, *fn.args.args]
     return args[0].arg if args else None
+
+
+def _signature_comment(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.AST]:
+    """``# type: (int) -> str``: pyright reads a signature from it (the comment is on the def
+    node, outside the signature's parts)."""
+    if not fn.type_comment:
+        return []
+    try:
+        return [ast.parse(fn.type_comment, mode="func_type")]
+    except (SyntaxError, ValueError):
+        return [ast.Constant(fn.type_comment)]
 
 
 def _is_trivial(body: list[ast.stmt]) -> bool:

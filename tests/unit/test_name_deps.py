@@ -159,6 +159,19 @@ def test_an_unannotated_helper_two_hops_away() -> None:
     assert affected(files, {"m.py": new}) == {"n.py", "p.py", "q.py"}
 
 
+def test_a_signature_in_a_type_comment() -> None:
+    files = {
+        "m.py": "def f(x):\n    # type: (int) -> int\n    return x\n",
+        "n.py": "from m import f\nf(1)\n",
+        "types_.py": "Alias = int\n",
+        "p.py": "from types_ import Alias\ndef g(x):\n    # type: (Alias) -> None\n    pass\n",
+        "q.py": "from p import g\ng(1)\n",
+    }
+    new = "def f(x):\n    # type: (str) -> int\n    return x\n"
+    assert affected(files, {"m.py": new}) == {"n.py"}
+    assert affected(files, {"types_.py": "Alias = str\n"}) == {"p.py", "q.py"}
+
+
 def test_an_unannotated_module_variable_and_a_default_value() -> None:
     files = {
         "m.py": M,
@@ -222,6 +235,17 @@ def test_a_member_is_seen_where_its_name_is_spelled_and_in_subclasses() -> None:
     }
     found = affected(files, {"pkg/c.py": C_METHOD})
     assert found == {"a.py", "c.py", "other/sub.py", "other/subsub.py", "other/alias.py"}
+
+
+def test_a_class_level_name_read_by_another_member() -> None:
+    body = "    double = LIMIT * 2\n    def m(self, v=LIMIT) -> None: ...\n"
+    files = {
+        "c.py": "class C:\n    LIMIT = 1\n" + body,
+        "a.py": "from c import C\nC.double\n",
+        "b.py": "from c import C\nC().m()\n",
+    }
+    new = "class C:\n    LIMIT = 'x'\n" + body
+    assert affected(files, {"c.py": new}) == {"a.py", "b.py"}
 
 
 def test_a_member_read_by_an_unannotated_function_changes_that_function() -> None:
@@ -347,6 +371,7 @@ EVERY_IMPORTER = {"a.py", "b.py"}
     [
         ({"pkg/m.py": M + "\ndef __getattr__(name: str) -> int: ...\n"}, EVERY_IMPORTER),
         ({"pkg/m.py": "# pyright: strict\n" + M}, EVERY_IMPORTER),
+        ({"pkg/m.py": "from __future__ import annotations\n" + M}, EVERY_IMPORTER),
         ({"pkg/m.py": M + "\ndef broken(:\n"}, EVERY_IMPORTER),  # does not parse
         ({"pkg/m.py": M + "\nfrom os.path import *\n"}, EVERY_IMPORTER),  # star imports changed
         ({"pkg/m.py": M + "\n__all__ = ['f'] + ['other']\n"}, EVERY_IMPORTER),  # not a list
@@ -492,6 +517,8 @@ def test_importers_and_files_match_the_import_graph() -> None:
         ("lib.Model", "x: int = 1", "x: str = ''", True),  # a library's: maybe dataclass-like
         ("lib.Model", "def old(self) -> int: ...", "def new(self) -> int: ...", True),
         ("lib.Model", "def m(self) -> int: ...", "def m(self) -> str: ...", False),
+        ("typing.IO[str]", "x = 1", "x = 'a'", False),  # a stdlib class: no fields synthesized
+        ("importlib.abc.Loader", "def old(self) -> int: ...", "def new(self) -> int: ...", True),
     ],
 )
 def test_bases_from_outside_the_workspace(base: str, old: str, new: str, whole_class: bool) -> None:
