@@ -137,6 +137,7 @@ class Propagation:
             self.fallback.setdefault(rel, "its __all__ may differ")
         root = name.partition(".")[0]  # "alias.x": x of the module a name of rel denotes
         exported = any(s.exports is None or root in s.exports for s in self._summaries.get(rel, ()))
+        parts = name.split(".")
         for module in module_names(rel):
             self._hit(f"k:{module}.{name}", flavor)
             for star in self._files_with(f"s:{module}") if exported else ():
@@ -144,13 +145,16 @@ class Propagation:
                     if flavor == STRONG:
                         self.files.add(star)
                     self._queue.append((flavor, star, name))
-            self._module_hit(module, name, flavor)
+            for i in range(len(parts)):  # the module, and the modules a dotted name goes through
+                obj = ".".join([module, *parts[:i]])
+                self._module_hit(obj, ".".join(parts[i:]), flavor)
         self._hit_regions(rel, f"l:{root}", flavor)
 
     def _module_hit(self, module: str, name: str, flavor: str) -> None:
-        """``name`` of ``module`` differs: so does the module object. An import binding of the
-        module (``import a.b as m``) passes it on as ``m.name``; any other use of the module as
-        a value (``getattr(m, …)``, ``return m``) depends on all of it."""
+        """``name`` of ``module`` (a module, or a module's alias of one) differs: so does the
+        module object. An import binding of it (``import a.b as m``) passes it on as
+        ``m.name``; any other use of it as a value (``getattr(m, …)``, ``return m``) depends
+        on all of it."""
         tag = f"m:{module}"
         first = (module, flavor) not in self._modules_hit
         self._modules_hit.add((module, flavor))

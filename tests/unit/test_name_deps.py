@@ -109,6 +109,19 @@ def test_relative_imports_resolve_against_the_package() -> None:
     assert affected(files, {"pkg/m.py": M_SIG}) == {"pkg/a.py", "pkg/b.py", "pkg/sub/d.py"}
 
 
+def test_a_module_alias_passed_on_by_another_module() -> None:
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/m.py": M,
+        "f.py": "import pkg.m as mod\n",
+        "g.py": "from f import mod\nmod.f(1)\n",
+        "h.py": "from f import mod\nmod.other(1)\n",
+        "i.py": "from f import mod\ngetattr(mod, 'other')\n",  # the module as a value
+        "j.py": "import f\nprint(f.mod)\n",
+    }
+    assert affected(files, {"pkg/m.py": M_SIG}) == {"g.py", "i.py", "j.py"}
+
+
 def test_re_exports_through_the_package_init() -> None:
     files = {
         "pkg/__init__.py": "from .m import f\nfrom .n import *\n",
