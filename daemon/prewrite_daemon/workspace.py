@@ -268,7 +268,7 @@ class Workspace:
         self._invalidate()
 
     def _rebuild_graph(self) -> None:
-        self.graph = self.language.new_graph(self.root, self.layout)
+        self.graph = self.language.new_graph(self.root, self.layout, self.env)
         for rel in self.shadow.files:
             if self.language.is_source(rel):
                 self.graph.update(rel, self.shadow.read_text(rel))

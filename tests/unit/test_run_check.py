@@ -111,7 +111,8 @@ async def test_a_modified_file_is_opened_with_disk_text_changed_and_closed(tmp_p
     assert texts == [CORE, CORE, candidate, candidate]
     assert [(d.path, d.line, d.rule) for d in reply.diagnostics] == [("pkg/core.py", 8, "fake-bad")]
     assert not reply.ok
-    assert reply.checked_files == ["pkg/core.py", "pkg/user.py"]
+    # user.py uses only ``helper``, which the patch leaves alone: nothing it sees changed.
+    assert reply.checked_files == ["pkg/core.py"]
     assert_clean(s)
 
 
@@ -205,7 +206,7 @@ def busy_patch(s: Setup) -> PreparedPatch:
     Pulls 1-2 are the base (core, user); pulls 3-5 the candidate (core, extra, user).
     """
     return s.patch(
-        change_file(s.root, "pkg/core.py", CORE + "\n\ndef more() -> None: ...\n"),
+        change_file(s.root, "pkg/core.py", CORE.replace("(x: int)", "(x: int, y: int = 0)")),
         new_file("pkg/extra.py", "EXTRA = 1\n"),
         delete_file(s.root, "pkg/other.py"),
     )

@@ -141,7 +141,12 @@ class Language(Protocol):
         """The cold CLI (the oracle) on ``tree``: diagnostics per root-relative path."""
         ...
 
-    def new_graph(self, root: Path, layout: CheckerLayout | None) -> DependencyGraph: ...
+    def new_graph(
+        self, root: Path, layout: CheckerLayout | None, env: Environment | None = None
+    ) -> DependencyGraph:
+        """An empty graph for ``root`` (the workspace fills it); ``layout`` and ``env`` None:
+        not known yet, so the graph assumes the least."""
+        ...
 
     def interface_changed(self, rel: str, old: str | None, new: str | None) -> bool:
         """Whether importers can see a difference between two texts of the module ``rel``."""

@@ -14,8 +14,10 @@ from prewrite_daemon.environment import (
     read_site_dirs,
     site_dirs,
 )
-from prewrite_daemon.imports import ImportGraph, interface_changed
+from prewrite_daemon.imports import interface_changed
 from prewrite_daemon.layout import Layout, compute_layout
+from prewrite_daemon.library_protocols import library_protocol_members
+from prewrite_daemon.name_deps import NameGraph
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -92,9 +94,14 @@ class PythonLanguage:
         # --outputjson indents message details with NBSP too (the text output does not)
         return {rel: [self.normalize(raw) for raw in raws] for rel, raws in found.items()}
 
-    def new_graph(self, root: Path, layout: CheckerLayout | None) -> ImportGraph:
-        del root, layout
-        return ImportGraph()
+    def new_graph(
+        self, root: Path, layout: CheckerLayout | None, env: Environment | None = None
+    ) -> NameGraph:
+        del root
+        if not isinstance(env, PythonEnvironment) or not isinstance(layout, Layout):
+            return NameGraph(None)  # Protocols not known: every member change is its class's
+        dirs = [*env.site_dirs, *layout.outside]
+        return NameGraph(library_protocol_members(dirs))
 
     def interface_changed(self, rel: str, old: str | None, new: str | None) -> bool:
         del rel

@@ -90,7 +90,10 @@ class TypeScriptLanguage:
         project = TSCONFIG if (tree / TSCONFIG).is_file() else JSCONFIG
         return await cold_tsc(env.ts, tree, project, timeout_s)
 
-    def new_graph(self, root: Path, layout: CheckerLayout | None) -> TsImportGraph:
+    def new_graph(
+        self, root: Path, layout: CheckerLayout | None, env: Environment | None = None
+    ) -> TsImportGraph:
+        del env
         return TsImportGraph(layout.config if isinstance(layout, TsLayout) else None, root)
 
     def interface_changed(self, rel: str, old: str | None, new: str | None) -> bool:
