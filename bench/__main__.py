@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any
 from bench import measure, peer, rungs
 from bench.chart import write_chart
 from bench.editor_bench import run_editors
-from bench.patches import SEED, generate
+from bench.patches import SEED, generate, module_level_checked
 from bench.report import write
 from bench.ts_bench import TS_CATALOGUE, TS_DEFAULT, run_ts_workload
 from bench.workloads import CATALOGUE, FULL, QUICK, prepare, stage
@@ -133,7 +133,13 @@ def run_workload(name: str, args: argparse.Namespace, tmp: Path) -> dict[str, An
         "files": staged.files,
         "python": staged.python,
         "patches": [
-            {"kind": p.kind, "name": p.name, "files": p.files, "interface": p.interface}
+            {
+                "kind": p.kind,
+                "name": p.name,
+                "files": p.files,
+                "interface": p.interface,
+                "module_level_checked": module_level_checked(staged.root, p),
+            }
             for p in patches
         ],
     }

@@ -102,15 +102,19 @@ class PatchTimes:
     ok: bool | None = None
     failed_rung: str | None = None
     new_diagnostics: int = 0
+    checked_files: int = 0
 
     def note(self, reply: CheckReply, ms: float) -> None:
         self.warm.append(ms)
         self.ok, self.failed_rung = reply.ok, reply.failed_rung
         self.new_diagnostics = len(reply.diagnostics)
+        self.checked_files = len(reply.checked_files)
 
     def result(self) -> dict[str, Any]:
         verdict = "ok" if self.ok else f"failed:{self.failed_rung}"
-        return {**summarize(self.warm), "verdict": verdict, "new_diagnostics": self.new_diagnostics}
+        return {**summarize(self.warm), "verdict": verdict,
+                "new_diagnostics": self.new_diagnostics,
+                "checked_files": self.checked_files}  # fmt: skip
 
 
 def _timed_check(client: Client, staged: Staged, changes: list[FileChange]) -> tuple[Any, float]:

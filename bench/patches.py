@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from prewrite.changes import new_file
-from prewrite_daemon.imports import interface_changed
+from prewrite_daemon.imports import ImportGraph, interface_changed
 from tests.support.patchkit import (
     Context,
     GeneratedPatch,
@@ -60,6 +60,24 @@ class BenchPatch:
 
     def salted(self, run: int) -> list[FileChange]:
         return salted(self.changes, run, (".py",), "#")
+
+
+def module_level_checked(root: Path, patch: BenchPatch) -> int:
+    """How many files the module-level rule (before name-level dependencies) would compare:
+    the patched ones plus every transitive importer of one whose interface changed."""
+    graph = ImportGraph()
+    for path in root.rglob("*.py*"):
+        if path.suffix in (".py", ".pyi") and path.is_file():
+            graph.update(path.relative_to(root).as_posix(), path.read_text(errors="replace"))
+    patched = {c.path for c in patch.changes if not c.delete}
+    reaching: set[str] = set()
+    for c in patch.changes:
+        old_path = root / c.path
+        old = old_path.read_text(errors="replace") if old_path.is_file() else None
+        if interface_changed(old, None if c.delete else c.content):
+            reaching.add(c.path)
+    deleted = {c.path for c in patch.changes if c.delete}
+    return len(patched | (graph.importers(reaching) - deleted))
 
 
 def salted(

@@ -84,10 +84,11 @@ def _summary(results: dict[str, Any]) -> list[str]:
 
 def _per_patch(results: dict[str, Any]) -> list[str]:
     rows = [
-        "| workload | patch | files | interface | verdict (daemon) | cold CLI | warm p50 "
+        "| workload | patch | files | interface | re-checked: module-level → name-level "
+        "| verdict (daemon) | cold CLI | warm p50 "
         "| warm p95 | floor p50 | daemon overhead | dmypy warm p50 | dmypy new errors "
         "| cold / warm |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for w in results["workloads"]:
         for p in w["patches"]:
@@ -98,6 +99,8 @@ def _per_patch(results: dict[str, Any]) -> list[str]:
             cold = num(w, "cold", k, "ms")
             rows.append(
                 f"| {w['name']} | {k} | {p['files']} | {p['interface']} "
+                f"| {p.get('module_level_checked', 'n/a')} → "
+                f"{get(w, 'daemon', 'patches', k, 'checked_files') or 'n/a'} "
                 f"| {get(w, 'daemon', 'patches', k, 'verdict') or 'n/a'} | {_ms(cold)} "
                 f"| {_ms(warm)} | {_ms(get(w, 'daemon', 'patches', k, 'p95'))} | {_ms(floor)} "
                 f"| {_ms(overhead)} | {_ms(get(w, 'dmypy', 'patches', k, 'p50'))} "
