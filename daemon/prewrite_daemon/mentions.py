@@ -29,6 +29,7 @@ class Scan:
     attrs: set[str] = field(default_factory=lambda: set[str]())
     strings: set[str] = field(default_factory=lambda: set[str]())  # chains read from strings
     stored: set[str] = field(default_factory=lambda: set[str]())  # names assigned, not read
+    stored_attrs: set[str] = field(default_factory=lambda: set[str]())  # `x.a = …`: a, not read
     stores: set[tuple[str, str]] = field(default_factory=lambda: set[tuple[str, str]]())
     annotated_stores: list[ast.AnnAssign] = field(default_factory=lambda: list[ast.AnnAssign]())
     globals: set[str] = field(default_factory=lambda: set[str]())
@@ -77,6 +78,8 @@ def _record_fact(node: ast.AST, out: Scan) -> None:
         out.walrus.add(node.target.id)
     elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
         out.chains.add(node.target.id)  # `x += y` reads x too
+    elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Attribute):
+        out.attrs.add(node.target.attr)
     elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Attribute):
         out.annotated_stores.append(node)
     elif isinstance(node, ast.MatchClass):
@@ -94,7 +97,11 @@ def _scan_attribute(node: ast.Attribute, out: Scan, stack: list[object]) -> None
     while isinstance(root, ast.Attribute):
         parts.append(root.attr)
         root = root.value
-    out.attrs.update(parts)
+    if isinstance(node.ctx, ast.Store):  # checked against a's type, which it does not read
+        out.stored_attrs.add(parts[0])
+        out.attrs.update(parts[1:])
+    else:
+        out.attrs.update(parts)
     if isinstance(root, ast.Name):
         out.chains.add(".".join([root.id, *reversed(parts)]))
         if len(parts) == 1 and isinstance(node.ctx, ast.Store | ast.Del):

@@ -123,6 +123,7 @@ def summary_of(col: Collected, source: str) -> Summary:
     # `__all__` lists names in strings; they are not references (star_names diffs them)
     unit_refs = [resolver.tags(found, strings=False) for _, found in col.units]
     file_tags: set[str] = set[str]().union(*unit_tags)
+    file_tags |= {f"a:{a}" for _, found in col.units for a in found.stored_attrs}
     file_tags |= {f"s:{s}" for s in resolver.stars}
     for b in resolver.bindings:
         if not b.is_module and b.local != "*":
@@ -142,7 +143,7 @@ def summary_of(col: Collected, source: str) -> Summary:
             for _, units in decl.pieces:
                 for u in units:
                     tags |= unit_refs[u] if owner == "__all__" else unit_tags[u]
-                    if member:  # in a class body a bare name may be another member: `y = x + 1`
+                    if member and u not in col.body_units:  # class scope: `y = x + 1`
                         chains = col.units[u][1].chains
                         tags |= {
                             f"a:{n}" for c in chains if (n := c.split(".")[0]) in members[owner]

@@ -92,6 +92,7 @@ class Collected:
         self.all_statements: list[tuple[ast.stmt, bool]] = []  # (statement, under a guard)
         self.is_init = rel.rsplit("/", 1)[-1] in ("__init__.py", "__init__.pyi")
         self.fingerprints: dict[tuple[str, str], str] | None = None  # symbol_changes fills it
+        self.body_units: set[int] = set()  # function bodies: class-level names are not visible
         self._block(tree.body, [], None)
         for _, found in self.units:
             self.import_nodes.extend(found.imports)
@@ -227,6 +228,7 @@ class Collected:
         sig = self.unit([*fn.decorator_list, fn.args, *returns, *_type_params(fn),
                          *_signature_comment(fn)])  # fmt: skip
         body = self.unit(fn.body)
+        self.body_units.add(body)
         whole = (sig, body)
         marker = f"{'async ' if isinstance(fn, ast.AsyncFunctionDef) else ''}def {fn.name}"
         abstract = any("abstract" in _last_name(d) for d in fn.decorator_list)

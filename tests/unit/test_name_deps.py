@@ -195,6 +195,25 @@ def test_an_unannotated_module_variable_and_a_default_value() -> None:
     assert affected(files, {"m.py": M_SIG}) == {"n.py", "p.py", "q.py"}
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "seen"),
+    [
+        ("X: int = 1\n", "X: int = 2\n", False),  # declared: the value is not the type
+        ("X: Final = 1\n", "X: Final = 'a'\n", True),  # Final infers from the value
+        ("X = 1\n", "X = 'a'\n", True),
+        (
+            "if sys.version_info >= (3, 8):\n    X = 1\n",
+            "if sys.platform == 'win32':\n    X = 1\n",
+            True,
+        ),
+    ],
+)
+def test_variables_and_the_guards_they_sit_under(old: str, new: str, seen: bool) -> None:
+    head = "import sys\nfrom typing import Final\n"
+    files = {"m.py": head + old, "user.py": "from m import X\nprint(X)\n"}
+    assert ("user.py" in affected(files, {"m.py": head + new})) is seen
+
+
 def test_a_changed_type_alias_changes_every_signature_that_names_it() -> None:
     files = {
         "types_.py": "Alias = int\n",
@@ -259,6 +278,28 @@ def test_a_class_level_name_read_by_another_member() -> None:
     }
     new = "class C:\n    LIMIT = 'x'\n" + body
     assert affected(files, {"c.py": new}) == {"a.py", "b.py"}
+    # in a method body the same bare name is a local, not the member
+    files["c.py"] += "    def n(self, double: int):\n        return double\n"
+    files["d.py"] = "from c import C\nC().n(1)\n"
+    double = "    double = LIMIT * 2\n"
+    changed = files["c.py"].replace(double, "    double = 'x'\n")
+    assert affected(files, {"c.py": changed}) == {"a.py"}
+
+
+def test_a_store_is_checked_in_its_file_but_types_nothing_else() -> None:
+    files = {
+        "c.py": "class C:\n    size: int = 0\n",
+        "n.py": src("""
+            from c import C
+            class Box:
+                def __init__(self, c: C) -> None:
+                    c.size = 3  # checked against C.size: this file sees a change
+                    self.label = "box"  # the same method: label does not depend on size
+        """),
+        "p.py": "from n import Box\nBox.__name__\nprint(Box(1).label)\n",
+    }
+    new = "class C:\n    size: str = ''\n"
+    assert affected(files, {"c.py": new}) == {"n.py"}
 
 
 def test_a_member_read_by_an_unannotated_function_changes_that_function() -> None:
