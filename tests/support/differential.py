@@ -1,0 +1,79 @@
+"""One patch judged two ways: the daemon's verdict, and a cold pyright run on the patched tree.
+
+The multisets of (path, rule, severity, message) of introduced diagnostics must be equal, and the
+daemon's ``ok`` must say "no new error" exactly when the oracle's set has none.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections import Counter
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from tests.support.oracle import normalize_paths, write_patched_copy
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from pathlib import Path
+
+    from prewrite.client import Client
+    from prewrite.protocol import Diagnostic
+    from tests.support.oracle import ColdOracle
+    from tests.support.patchgen import GeneratedPatch
+    from tests.support.workloads import Workload
+
+Key = tuple[str, str, str, str]
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    patch: GeneratedPatch
+    only_daemon: list[Diagnostic]
+    only_oracle: list[Diagnostic]
+    daemon_ok: bool
+
+    def render(self) -> str:
+        lines = [f"{self.patch.name}  (files: {', '.join(self.patch.paths)})"]
+        lines.append(f"  daemon ok={self.daemon_ok}")
+        lines += [f"  only in daemon: {_show(d)}" for d in self.only_daemon]
+        lines += [f"  only in oracle: {_show(d)}" for d in self.only_oracle]
+        return "\n".join(lines)
+
+
+def _key(d: Diagnostic) -> Key:
+    return (d.path, d.rule, d.severity, d.message)
+
+
+def _show(d: Diagnostic) -> str:
+    return f"{d.path}:{d.line}:{d.column} {d.severity} [{d.rule}] {d.message!r}"
+
+
+def _surplus(ours: Iterable[Diagnostic], theirs: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """The diagnostics of ``ours`` left once each key of ``theirs`` has consumed one of ours."""
+    remaining = Counter(_key(d) for d in theirs)
+    out: list[Diagnostic] = []
+    for d in ours:
+        if remaining[_key(d)] > 0:
+            remaining[_key(d)] -= 1
+        else:
+            out.append(d)
+    return out
+
+
+def compare(
+    client: Client, workload: Workload, oracle: ColdOracle, patch: GeneratedPatch, scratch: Path
+) -> tuple[bool, Disagreement | None]:
+    """Judge ``patch`` both ways; returns the oracle's "red" verdict and any disagreement."""
+    reply = client.check(workload.root, patch.changes, python=workload.python, timeout_s=300)
+    daemon = normalize_paths(reply.diagnostics, workload.root)
+    tree = write_patched_copy(workload.root, patch.changes, scratch)
+    try:
+        cold = oracle.introduced(tree)
+    finally:
+        shutil.rmtree(tree)
+    red = any(d.severity == "error" for d in cold)
+    only_daemon, only_oracle = _surplus(daemon, cold), _surplus(cold, daemon)
+    if only_daemon or only_oracle or reply.ok == red:
+        return red, Disagreement(patch, only_daemon, only_oracle, reply.ok)
+    return red, None
