@@ -65,6 +65,13 @@ class Propagation:
         self._all_seeded: set[str] = set()
         self._queue: deque[tuple[str, str, str]] = deque()
         self._kinds: dict[tuple[str, str], frozenset[str]] = {}
+        self._names: dict[str, set[str]] = {}  # rel -> its dotted module names
+        self._referenced: dict[tuple[str, str], bool] = {}
+        self._changed_tags: dict[str, set[str]] = {}  # tag -> changed files mentioning it
+        for rel in changed:
+            for summary in summaries.get(rel, ()):
+                for tag in summary.tags or ():
+                    self._changed_tags.setdefault(tag, set()).add(rel)
 
     def seed(self, rel: str, change: ModuleChange) -> None:
         if "__all__" in change.names:
@@ -138,7 +145,7 @@ class Propagation:
         root = name.partition(".")[0]  # "alias.x": x of the module a name of rel denotes
         exported = any(s.exports is None or root in s.exports for s in self._summaries.get(rel, ()))
         parts = name.split(".")
-        for module in module_names(rel):
+        for module in self._module_names(rel):
             self._hit(f"k:{module}.{name}", flavor)
             for star in self._files_with(f"s:{module}") if exported else ():
                 if star in self._scope:
@@ -170,7 +177,7 @@ class Propagation:
                 for i in use.regions:
                     region = summary.regions[i]
                     targets = [t for t in region.alias_of if _within(module, t)]
-                    for t in targets:
+                    for t in targets if self._is_referenced(rel, region.owner) else ():
                         dotted = f"{region.owner}{module[len(t) :]}.{name}"
                         if dotted.count(".") > _MAX_ALIAS_DOTS:  # aliases in a cycle: stop
                             dotted = region.owner
@@ -178,12 +185,25 @@ class Propagation:
                     if not targets and first:
                         self._region(rel, region, STRONG if flavor == STRONG else WEAK_MODULE)
 
+    def _module_names(self, rel: str) -> set[str]:
+        if rel not in self._names:
+            self._names[rel] = module_names(rel)
+        return self._names[rel]
+
+    def _is_referenced(self, rel: str, name: str) -> bool:
+        """Whether any file can reach ``name`` of ``rel`` through ``rel``: a chain, a use of it
+        or of the module as a value, a star import. (The file's own uses resolve past its
+        imports already.)"""
+        key = (rel, name)
+        if key not in self._referenced:
+            tags = [f"{k}:{m}.{name}" for m in self._module_names(rel) for k in ("k", "m")]
+            tags += [f"{k}:{m}" for m in self._module_names(rel) for k in ("s", "m")]
+            self._referenced[key] = any(self._files_with(t) for t in tags)
+        return self._referenced[key]
+
     def _files_with(self, tag: str) -> set[str]:
         found = {r for r in self._index.get(tag, ()) if r not in self._changed}
-        for rel in self._changed:
-            if any(s.tags and tag in s.tags for s in self._summaries.get(rel, ())):
-                found.add(rel)
-        return found
+        return found | self._changed_tags.get(tag, set())
 
     def _hit(self, tag: str, flavor: str) -> None:
         for rel in self._files_with(tag):

@@ -118,8 +118,10 @@ def test_a_module_alias_passed_on_by_another_module() -> None:
         "h.py": "from f import mod\nmod.other(1)\n",
         "i.py": "from f import mod\ngetattr(mod, 'other')\n",  # the module as a value
         "j.py": "import f\nprint(f.mod)\n",
+        "k.py": "import f\ndef get():\n    return f\n",  # f as a value: f.mod.f differs
+        "l.py": "from k import get\nget().mod.f(1)\n",
     }
-    assert affected(files, {"pkg/m.py": M_SIG}) == {"g.py", "i.py", "j.py"}
+    assert affected(files, {"pkg/m.py": M_SIG}) == {"g.py", "i.py", "j.py", "k.py", "l.py"}
 
 
 def test_re_exports_through_the_package_init() -> None:
