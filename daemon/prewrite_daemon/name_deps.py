@@ -136,6 +136,8 @@ class NameGraph:
                 self._by_module[name].discard(rel)
         if source is None:
             return
+        if "reportImportCycles" in source:
+            self._cycles = True  # a file's own ``# pyright:`` comment may turn the rule on
         summary, _ = summarize(rel, source)
         self._summaries[rel] = summary
         for tag in summary.tags or ():

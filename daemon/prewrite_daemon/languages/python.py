@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -101,7 +102,11 @@ class PythonLanguage:
         if not isinstance(env, PythonEnvironment) or not isinstance(layout, Layout):
             return NameGraph(None)  # Protocols not known: every member change is its class's
         dirs = [*env.site_dirs, *layout.outside]
-        return NameGraph(library_protocol_members(dirs))
+        # Off in every pyright rule set (basic to strict): on only where the configuration
+        # names it (at the top or in an execution environment), or where a file's comment does
+        # (``NameGraph`` notices those itself).
+        cycles = "reportImportCycles" in json.dumps(layout.config.settings)
+        return NameGraph(library_protocol_members(dirs), report_import_cycles=cycles)
 
     def interface_changed(self, rel: str, old: str | None, new: str | None) -> bool:
         del rel
