@@ -29,11 +29,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from prewrite_daemon.backends.pyright import pyright_dist
 from prewrite_daemon.environment import site_dirs
 from prewrite_daemon.imports import ImportGraph
+from prewrite_daemon.library_protocols import library_protocol_members
 from prewrite_daemon.name_deps import NameGraph
-from prewrite_daemon.symbol_changes import protocol_members_in
 from tests.support.oracle import cold_pyright
 from tests.support.workloads import HTTPX, Workload, copy_workspace, prepare_workload
 
@@ -395,13 +394,7 @@ def diagnostics_by_file(root: Path, python: str) -> dict[str, Counter[Key]]:
 
 def library_protocols(python: str) -> frozenset[str]:
     """Protocol member names of the venv's packages and of typeshed's stubs for them."""
-    dirs = site_dirs(python)
-    installed = {p.name.removesuffix(".py") for d in dirs if d.is_dir() for p in d.iterdir()}
-    roots = list(dirs)
-    for stubs in pyright_dist().glob("**/typeshed-fallback/stubs"):
-        for dist in stubs.iterdir():
-            roots += [p for p in dist.iterdir() if p.name.removesuffix(".pyi") in installed]
-    return protocol_members_in(roots)
+    return library_protocol_members(site_dirs(python))
 
 
 class Tree:

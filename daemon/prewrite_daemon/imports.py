@@ -15,7 +15,8 @@ from collections import defaultdict
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Iterable, Mapping, Sequence
+    from collections.abc import Set as AbstractSet
 
 _PYRIGHT_COMMENT = re.compile(r"^\s*#\s*pyright:")
 
@@ -94,22 +95,29 @@ class ImportGraph:
 
     def importers(self, rels: Iterable[str], transitive: bool = True) -> set[str]:
         """Files that import any of ``rels`` (transitively), excluding ``rels`` themselves."""
-        targets = set(rels)
-        frontier = set(targets)
-        found: set[str] = set()
-        while frontier:
-            names: set[str] = set()
-            for rel in frontier:
-                names |= module_names(rel)
-            frontier = {
-                f
-                for f, imported in self._imports.items()
-                if f not in found and f not in targets and not imported.isdisjoint(names)
-            }
-            found |= frontier
-            if not transitive:
-                break
-        return found
+        return transitive_importers(set(rels), self._imports, transitive)
+
+
+def transitive_importers(
+    rels: set[str], imports: Mapping[str, AbstractSet[str]], transitive: bool = True
+) -> set[str]:
+    """Files whose imports (file -> dotted names) name any of ``rels`` by dotted suffix, at
+    any depth (or directly, ``transitive`` False); ``rels`` excluded."""
+    frontier = set(rels)
+    found: set[str] = set()
+    while frontier:
+        names: set[str] = set()
+        for rel in frontier:
+            names |= module_names(rel)
+        frontier = {
+            f
+            for f, imported in imports.items()
+            if f not in found and f not in rels and not imported.isdisjoint(names)
+        }
+        found |= frontier
+        if not transitive:
+            break
+    return found
 
 
 def _first_param(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:

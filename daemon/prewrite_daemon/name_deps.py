@@ -76,7 +76,7 @@ from collections import defaultdict
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from prewrite_daemon.imports import module_names
+from prewrite_daemon.imports import module_names, transitive_importers
 from prewrite_daemon.name_propagation import Propagation
 from prewrite_daemon.name_summary import Summary, summarize
 from prewrite_daemon.symbol_changes import STDLIB_PROTOCOL_MEMBERS, ModuleChange, diff_modules
@@ -274,25 +274,3 @@ def _under(tag: str, modules: Iterable[str]) -> bool:
     """Whether ``tag`` (k: or m:) refers to one of ``modules`` or to something in it."""
     kind, _, dotted = tag.partition(":")
     return kind in ("k", "m") and any(dotted == m or dotted.startswith(f"{m}.") for m in modules)
-
-
-def transitive_importers(
-    rels: set[str], imports: Mapping[str, frozenset[str]], transitive: bool = True
-) -> set[str]:
-    """Files whose imports name any of ``rels`` (by dotted suffix), at any depth; ``rels``
-    excluded. The same over-approximation as ``ImportGraph.importers``."""
-    frontier = set(rels)
-    found: set[str] = set()
-    while frontier:
-        names: set[str] = set()
-        for rel in frontier:
-            names |= module_names(rel)
-        frontier = {
-            f
-            for f, imported in imports.items()
-            if f not in found and f not in rels and not imported.isdisjoint(names)
-        }
-        found |= frontier
-        if not transitive:
-            break
-    return found
