@@ -175,11 +175,13 @@ class Client:
         python: str | None = None,
         timeout_s: float = 120.0,
         return_contents: bool = True,
+        rungs: Sequence[str] | None = None,
     ) -> CheckReply:
         """Type-check ``changes`` as one unit; returns only the diagnostics they introduce.
 
         ``timeout_s`` bounds the daemon's work (queueing and checker start included); the
         client waits ``REPLY_MARGIN_S`` more for the answer, then raises ``DaemonUnresponsive``.
+        ``rungs`` runs only those rungs (e.g. ``["typecheck"]``); policy and anchor always run.
         """
         request = CheckRequest(
             root=str(Path(root).resolve()),
@@ -187,6 +189,7 @@ class Client:
             python=_absolute_python(python),
             timeout_s=timeout_s,
             return_contents=return_contents,
+            rungs=None if rungs is None else list(rungs),
         )
         return self._call(request, CheckReply, timeout_s + REPLY_MARGIN_S)
 
@@ -199,6 +202,7 @@ class Client:
         timeout_s: float = 120.0,
         finish: bool = False,
         return_contents: bool = True,
+        rungs: Sequence[str] | None = None,
     ) -> ApplyReply:
         """Run the ladder; only if it passes, write the patch all-or-nothing, then run the disk
         rungs (the affected tests; with ``finish``, the "once at the end" rungs too)."""
@@ -209,6 +213,7 @@ class Client:
             timeout_s=timeout_s,
             finish=finish,
             return_contents=return_contents,
+            rungs=None if rungs is None else list(rungs),
         )
         return self._call(request, ApplyReply, timeout_s + REPLY_MARGIN_S, patient=True)
 

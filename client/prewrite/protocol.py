@@ -79,7 +79,9 @@ class CheckRequest(Message, frozen=True, tag="check"):
 
     ``timeout_s`` bounds everything the daemon does for the request: waiting for the workspace,
     starting the checker, every retry. ``return_contents`` false asks for the candidate files by
-    reference only (path and sha256); large ones are sent that way in any case.
+    reference only (path and sha256); large ones are sent that way in any case. ``rungs`` runs
+    only those rungs of the ladder (of ``parse``, ``format``, ``lint``, ``typecheck``, and
+    ``tests`` for apply); policy and anchor always run. None: every rung the workspace enables.
     """
 
     root: str
@@ -87,6 +89,7 @@ class CheckRequest(Message, frozen=True, tag="check"):
     python: str | None = None
     timeout_s: float = 120.0
     return_contents: bool = True
+    rungs: list[str] | None = None
 
 
 class StatusRequest(Message, frozen=True, tag="status"):
@@ -109,6 +112,7 @@ class ApplyRequest(Message, frozen=True, tag="apply"):
     timeout_s: float = 120.0
     finish: bool = False
     return_contents: bool = True
+    rungs: list[str] | None = None
 
 
 class FinishRequest(Message, frozen=True, tag="finish"):

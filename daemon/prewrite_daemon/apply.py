@@ -51,7 +51,7 @@ async def apply_patch(
     await asyncio.to_thread(recover, journal_dir)
     check = CheckRequest(
         request.root, request.changes, request.python, request.timeout_s,
-        return_contents=request.return_contents,
+        return_contents=request.return_contents, rungs=request.rungs,
     )  # fmt: skip
     reply = await entry.run_ladder(ladder, check)
     if not reply.ok or ladder.final is None:
@@ -100,6 +100,8 @@ async def _disk_rungs(
     if config.tests:
         tests = affected_tests(ws.graph, changed, set(ws.shadow.files))
         results.append(await run_tests(ws.python, ws.root, tests, config.test_timeout_s))
+    elif "tests" in config.not_requested:
+        results.append(DiskResult("tests", "skipped", 0.0, [], [], "not requested (rungs)"))
     if finish:
         results += await finish_rungs(ws.root, config)
     return results

@@ -31,12 +31,13 @@ from the file's real path in the workspace.
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, Literal
 
 from prewrite.errors import BadRequest, ErrorDetail
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from pathlib import Path
 
 DEFAULT_EXTENSIONS = frozenset({".py", ".pyi", ".toml", ".json"})
@@ -77,6 +78,9 @@ DEFAULT_DENY = (
     "pnpm-lock.yaml",
 )
 RUNGS = ("policy", "anchor", "parse", "format", "lint", "typecheck")
+# What a request's ``rungs`` may choose; policy and anchor always run (safety, not checks).
+SELECTABLE_RUNGS = ("parse", "format", "lint", "typecheck", "tests")
+ALWAYS_RUN = ("policy", "anchor")
 _RUFF_FILES = ("ruff.toml", ".ruff.toml")
 
 
@@ -103,10 +107,36 @@ class LadderConfig:
     finish: tuple[FinishRung, ...] = ()
     allow_config_changes: bool = False
     allow_relaxation: bool = False
+    not_requested: frozenset[str] = frozenset()  # left out by the request's ``rungs``
 
     def enabled(self, rung: str) -> bool:
+        if rung in self.not_requested:
+            return False
         return {"format": self.format, "lint": self.lint, "typecheck": self.typecheck}.get(
             rung, True
+        )
+
+    def why_not_run(self, rung: str) -> tuple[Literal["off", "skipped"], str]:
+        """A rung that does not run: left out by the request, or off in the workspace."""
+        if rung in self.not_requested:
+            return "skipped", "not requested"
+        return "off", "off"
+
+    def restricted(self, rungs: Sequence[str] | None) -> LadderConfig:
+        """This ladder run only for the rungs a request names (None: every enabled rung)."""
+        if rungs is None:
+            return self
+        wanted = {r.strip().lower() for r in rungs} - set(ALWAYS_RUN)
+        unknown = sorted(wanted - set(SELECTABLE_RUNGS))
+        if unknown:
+            raise BadRequest(
+                "unknown rung(s) in rungs: " + ", ".join(unknown),
+                [ErrorDetail(f"choose from: {', '.join(SELECTABLE_RUNGS)}", "rungs")],
+            )
+        return replace(
+            self,
+            tests=self.tests and "tests" in wanted,
+            not_requested=frozenset(SELECTABLE_RUNGS) - wanted,
         )
 
 

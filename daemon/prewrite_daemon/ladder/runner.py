@@ -38,6 +38,7 @@ from prewrite.protocol import (
     RungReport,
 )
 from prewrite_daemon.diagnostics import introduced
+from prewrite_daemon.ladder.config import RUNGS
 from prewrite_daemon.ladder.parse import parse_patch
 from prewrite_daemon.ladder.policy import check_content, check_path
 from prewrite_daemon.ladder.ruff import CONFIG_REJECTED, linter_config_changes, patched_view
@@ -116,16 +117,23 @@ class Ladder:
         self.reports.append(RungReport(rung, outcome, ms, detail))
 
     def _skip_rest(self, after: str) -> None:
-        order = ["policy", "anchor", "parse", "format", "lint", "typecheck"]
-        for rung in order[order.index(after) + 1 :]:
-            outcome: Outcome = "skipped" if self.config.enabled(rung) else "off"
-            self.reports.append(RungReport(rung, outcome))
-            self.not_verified.append(f"{rung}: not run ({outcome})")
+        for rung in RUNGS[RUNGS.index(after) + 1 :]:
+            if self.config.enabled(rung):
+                self.reports.append(RungReport(rung, "skipped"))
+                self.not_verified.append(f"{rung}: not run (skipped)")
+            else:
+                self._not_run(rung)
+
+    def _not_run(self, rung: str) -> None:
+        outcome, why = self.config.why_not_run(rung)
+        self.reports.append(RungReport(rung, outcome, detail=why))
+        self.not_verified.append(f"{rung}: {why}")
 
     async def run(self, request: CheckRequest) -> CheckReply:
         deadline = Deadline(request.timeout_s)
         rung, t = "policy", time.perf_counter()
         try:
+            self.config = self.config.restricted(request.rungs)
             given = self._check_paths(request.changes)
             self._report("policy", "pass", t)
             rung, t = "anchor", time.perf_counter()
@@ -155,6 +163,9 @@ class Ladder:
         return given
 
     async def _string_rungs(self, patch: PreparedPatch, deadline: Deadline) -> CheckReply:
+        if not self.config.enabled("parse"):
+            self._not_run("parse")
+            return await self._after_parse(patch, deadline)
         t = time.perf_counter()
         errors, broken = parse_patch(patch)
         self.not_verified += [f"{p}: did not parse before the patch either" for p in broken]
@@ -163,12 +174,14 @@ class Ladder:
             return self._verdict("parse", errors, patch)
         self._report("parse", "pass", t)
         self.verified.append(f"parse: {sum(e.new_text is not None for e in patch.edits)} file(s)")
+        return await self._after_parse(patch, deadline)
+
+    async def _after_parse(self, patch: PreparedPatch, deadline: Deadline) -> CheckReply:
         patch, verdict = await self._ruff_rungs(patch, deadline)
         if verdict is not None:
             return verdict
         if not self.config.enabled("typecheck"):
-            self.reports.append(RungReport("typecheck", "off"))
-            self.not_verified.append("typecheck: off")
+            self._not_run("typecheck")
             return self._verdict(None, [], patch)
         t = time.perf_counter()
         reply = await self.typecheck(patch, deadline.left())
@@ -191,8 +204,7 @@ class Ladder:
             judges = Judges(changed, tuple(views))
             for rung, step in (("format", self._format), ("lint", self._lint)):
                 if rung not in on:
-                    self.reports.append(RungReport(rung, "off"))
-                    self.not_verified.append(f"{rung}: off")
+                    self._not_run(rung)
                     continue
                 t = time.perf_counter()
                 patch, findings = await step(patch, deadline, judges)
