@@ -78,6 +78,7 @@ from typing import TYPE_CHECKING
 
 from prewrite_daemon.imports import module_names, transitive_importers
 from prewrite_daemon.name_propagation import Propagation
+from prewrite_daemon.name_renames import Renames, find_renames
 from prewrite_daemon.name_summary import Summary, summarize
 from prewrite_daemon.symbol_changes import STDLIB_PROTOCOL_MEMBERS, ModuleChange, diff_modules
 
@@ -173,13 +174,18 @@ class NameGraph:
         scope = transitive_importers(changed, imports)
         summaries: dict[str, list[Summary]] = {r: [s] for r, s in self._summaries.items()}
         summaries.update({rel: [s for s, _ in parsed] for rel, parsed in views.items()})
+        renames = find_renames(
+            changes,
+            lambda name: self._by_module.get(name, set()),
+            {rel: [c for _, c in parsed] for rel, parsed in views.items()},
+        )
         prop = Propagation(summaries, self._index, self._by_module, scope, changed,
-                           self._protocols)  # fmt: skip
+                           self._protocols, renames.hidden)  # fmt: skip
         for rel, old, new in changes:
             parsed = views[rel]
             if (old is None) != (new is None) and self._moved_module(rel, parsed, imports, prop):
                 continue
-            change = self._change(rel, old, new, parsed, imports)
+            change = self._change(rel, old, new, parsed, imports, renames)
             if change.fallback is None and change.star_sources:
                 change = self._star_names(change, summaries, changed)
             if change.fallback is None:
@@ -228,8 +234,10 @@ class NameGraph:
         new: str | None,
         parsed: list[tuple[Summary, Collected | None]],
         imports: Mapping[str, frozenset[str]],
+        renames: Renames,
     ) -> ModuleChange:
-        """What importers may see of one changed file (a fallback when no rule narrows it)."""
+        """What importers may see of one changed file (a fallback when no rule narrows it);
+        a renamed function is compared under its new name (``name_renames``)."""
         if old is None or new is None:
             return ModuleChange(fallback="module added" if old is None else "module deleted")
         if rel.endswith(".pyi"):
@@ -239,7 +247,10 @@ class NameGraph:
             return ModuleChange(fallback="does not parse")
         if self._closes_cycle(rel, before.imports ^ after.imports, imports):
             return ModuleChange(fallback="an import cycle appears or disappears")
-        return diff_modules(old_col, new_col, old, new)
+        change = diff_modules(renames.old_views.get(rel, old_col), new_col, old, new)
+        if change.fallback is None and rel in renames.names:
+            change = replace(change, names=change.names | renames.names[rel])
+        return change
 
     def _star_names(
         self, change: ModuleChange, summaries: Mapping[str, list[Summary]], changed: set[str]

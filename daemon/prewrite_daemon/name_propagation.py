@@ -42,7 +42,10 @@ class Propagation:
         scope: set[str],
         changed: set[str],
         protocols: frozenset[str] | None,
+        hidden: Mapping[str, frozenset[str]] | None = None,
     ) -> None:
+        """``hidden``: per patched file, tags whose regions ``name_renames`` has judged."""
+        self._hidden = hidden or {}
         self._summaries = summaries
         self._index = index
         self._by_module = by_module
@@ -168,6 +171,8 @@ class Propagation:
         for rel in self._files_with(tag):
             if rel not in self._scope and rel not in self._changed:
                 continue
+            if tag in self._hidden.get(rel, ()):
+                continue
             for summary in self._summaries.get(rel, ()):
                 use = summary.tags.get(tag) if summary.tags else None
                 if use is None:
@@ -211,6 +216,8 @@ class Propagation:
                 self._hit_regions(rel, tag, flavor)
 
     def _hit_regions(self, rel: str, tag: str, flavor: str) -> None:
+        if tag in self._hidden.get(rel, ()):
+            return
         for summary in self._summaries.get(rel, ()):
             use = summary.tags.get(tag) if summary.tags else None
             if use is None:

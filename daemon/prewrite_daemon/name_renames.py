@@ -1,0 +1,320 @@
+"""Renamed functions: a region whose text differs only by a rename has not changed.
+
+An agent renaming a function edits its ``def`` and every call of it, often in a module whose
+other regions call it (``headers, stream = encode_request(...)`` in ``Request.__init__``, which
+types ``Request.stream``). Compared as text, each of those regions changed, and a change that
+reaches a class's ``__init__`` reaches every holder of the class. But a call's result does not
+depend on the callee's name: if the function is the same under its new name, every region that
+only *calls* it has the same type as before. So ``find_renames`` compares the patched files' old
+versions with the rename applied (``o`` spelled ``n``: "R(old)") against their new versions, and
+reports the renamed names themselves as changed: ``o`` removed, ``n`` added, in the defining
+module and in every patched file that imports it. Files outside the patch that spell ``o`` (now
+broken) or ``n`` are reached through those names as usual; files that spell neither, through
+no import, star import or module object, cannot see the difference.
+
+A pair ``(module m, o -> n)`` is a rename when all of this holds, with the reason:
+
+- ``o`` is a function defined once, by a ``def`` at the top level of ``m`` (not under ``if`` or
+  ``try``, not overloaded), and ``n`` likewise in the new ``m``; ``m`` is not a package's
+  ``__init__`` (``from m import n`` could then mean a submodule ``n``), has no ``.pyi`` beside it
+  and is the only file of its dotted names (an import of them means ``m``). Classes and
+  variables are not renamed here: a class's name is part of every type its values carry (and of
+  error messages), a variable may be a ``TypeVar`` or alias that pyright prints by name.
+- In every patched file (before the patch), every occurrence of the word ``o`` — identifiers of
+  every kind, attribute names, keyword names, strings, type comments; not docstrings, which
+  reference nothing — is one of: the ``def`` in ``m``; a name being *called* (``o(...)``); one
+  top-level ``from <m> import o`` (``as o`` at most), by a relative import or by an absolute
+  dotted name; the string ``"o"`` in a top-level ``__all__`` statement. A file that calls ``o``
+  binds it exactly once (the ``def``, or the import), has no star import and no other binding
+  of ``o`` (parameter, local, ``global``, class member, loop or ``except`` target): every call
+  then resolves to the module-level binding, that is to ``m``'s function. Anything else (``o``
+  passed as a value, ``m.o``, ``"o"`` in a string annotation or ``getattr``, a decorator, an
+  alias ``as p`` whose value carries the function, and its name, on) rejects the rename.
+- The same holds for ``n`` after the patch, ``n`` occurs nowhere before it and ``o`` nowhere
+  after it, in every patched file: no capture, no collision with an existing name, every
+  mention moved with the rename.
+- R(old)'s region of ``n`` equals the new one in every patched file that binds it (the ``def``:
+  decorators, signature, and the body when the return type is inferred, with recursive calls
+  renamed; an import: the same target and guards): calls return what they returned.
+
+Then the patched files are diffed as R(old) against new (``old_views``), the renamed names are
+changed names of every patched file binding them (``names``), and the tags of ``o`` and ``n``
+are hidden inside the patched files (``hidden``): the diff has already decided which of their
+regions changed, and the rest only call the function. Added and deleted files are left to the
+module rules. A pair that fails a condition is dropped (the patch is then judged as before).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, cast
+
+from prewrite_daemon.imports import module_names
+from prewrite_daemon.mentions import resolve_from
+from prewrite_daemon.name_summary import parse
+from prewrite_daemon.symbol_changes import fingerprints
+from prewrite_daemon.symbols import Collected
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping, Sequence
+
+_WORD = re.compile(r"[^\W\d]\w*")
+_MAX_CANDIDATES = 8  # pairs tried one by one (a rename patch has one or two)
+Version = tuple[str, ast.Module]  # (source, tree) of one side of one patched file
+
+
+@dataclass(frozen=True)
+class Rename:
+    rel: str  # the module defining the function
+    old: str
+    new: str
+
+
+@dataclass
+class Renames:
+    """What ``NameGraph.narrow`` uses instead of the plain diff (see the module doc)."""
+
+    pairs: tuple[Rename, ...] = ()
+    old_views: dict[str, Collected] = field(default_factory=lambda: dict[str, Collected]())
+    names: dict[str, set[str]] = field(default_factory=lambda: defaultdict[str, set[str]](set))
+    hidden: dict[str, frozenset[str]] = field(default_factory=lambda: dict[str, frozenset[str]]())
+
+
+def find_renames(
+    changes: Sequence[tuple[str, str | None, str | None]],
+    files_of: Callable[[str], set[str]],
+    views: Mapping[str, Sequence[Collected | None]],
+) -> Renames:
+    """The renamed functions of a patch. ``files_of(dotted)``: the workspace files that module
+    name may denote; ``views``: each patched file's regions, old then new (None: no parse)."""
+    changed = {rel for rel, _, _ in changes}
+    candidates: list[Rename] = []
+    for rel, old, new in changes:
+        cols = views.get(rel, ())
+        if old is None or new is None or len(cols) != 2 or not rel.endswith(".py"):
+            continue
+        before, after = cols
+        if before is None or after is None or not _definable(rel, files_of, changed):
+            continue
+        removed, added = _top_functions(before), _top_functions(after)
+        candidates += [Rename(rel, o, n) for o in sorted(removed - added)
+                       for n in sorted(added - removed)]  # fmt: skip
+    if not candidates or len(candidates) > _MAX_CANDIDATES:
+        return Renames()
+    sides: dict[str, tuple[Version, Version]] = {}
+    new_views: dict[str, Collected] = {}
+    for rel, old, new in changes:
+        cols = views.get(rel, ())
+        old_tree, new_tree = parse(old or ""), parse(new or "")
+        if old is None or new is None or old_tree is None or new_tree is None or len(cols) != 2:
+            continue
+        sides[rel] = ((old, old_tree), (new, new_tree))
+        if cols[1] is not None:
+            new_views[rel] = cols[1]
+    verified = [(c, _verify(sides, (c,), new_views)) for c in candidates]
+    accepted = [(c, found) for c, found in verified if found is not None]
+    olds, news = [c.old for c, _ in accepted], [c.new for c, _ in accepted]
+    if len(set(olds)) != len(olds) or len(set(news)) != len(news):
+        return Renames()  # one name renamed two ways (or two names to one): not a renaming
+    if len(accepted) == 1:
+        return accepted[0][1] or Renames()
+    found = _verify(sides, [c for c, _ in accepted], new_views) if accepted else None
+    return found or Renames()
+
+
+def _top_functions(col: Collected) -> set[str]:
+    """Module-level names declared once, by a ``def`` outside any ``if``/``try``."""
+    return {
+        owner
+        for (owner, member), region in col.regions.items()
+        if not member
+        and len(region.declarations) == 1
+        and region.declarations[0].role == "def"
+        and region.declarations[0].pieces[0][0].startswith(("def ", "async def "))
+    }
+
+
+def _definable(rel: str, files_of: Callable[[str], set[str]], changed: set[str]) -> bool:
+    """Not a package (``n`` could be a submodule), and the only file its dotted names denote
+    (no stub beside it, in the workspace or the patch)."""
+    if rel.rsplit("/", 1)[-1] == "__init__.py":
+        return False
+    names = {name for name in module_names(rel) if "." in name}
+    if any(module_names(other) & names for other in changed - {rel}):
+        return False
+    return all(files_of(name) <= {rel} for name in names)
+
+
+def _verify(
+    sides: Mapping[str, tuple[Version, Version]],
+    pairs: Sequence[Rename],
+    new_views: Mapping[str, Collected],
+) -> Renames | None:
+    """The renames ``pairs`` make, or None when a condition of the module doc fails."""
+    words = frozenset(p.old for p in pairs) | frozenset(p.new for p in pairs)
+    out = Renames(pairs=tuple(pairs))
+    for rel, (old, new) in sorted(sides.items()):
+        (old_text, old_tree), (_, new_tree) = old, new
+        before, after = _census(rel, old, words), _census(rel, new, words)
+        renaming: dict[str, str] = {}
+        for p in pairs:
+            if p.new in before or p.old in after:
+                return None  # a collision, or a mention left behind
+            if not _allowed(rel, p, before.get(p.old, []), old_tree):
+                return None
+            if not _allowed(rel, p, after.get(p.new, []), new_tree):
+                return None
+            if p.old in before:
+                renaming[p.old] = p.new
+            kinds = [*before.get(p.old, []), *after.get(p.new, [])]
+            if any(k not in ("call", "all") for k in kinds):
+                out.names[rel] |= {p.old, p.new}  # it binds one: removed, added
+        if not renaming:
+            continue
+        tree = parse(old_text)
+        assert tree is not None  # it parsed a moment ago
+        col = Collected(rel, _apply(tree, renaming))
+        new_col = new_views.get(rel) or Collected(rel, new_tree)
+        mine, theirs = fingerprints(col), fingerprints(new_col)
+        for n in renaming.values():
+            if mine.get((n, "")) != theirs.get((n, "")):
+                return None  # the function (or the import) is not the same under its new name
+        out.old_views[rel] = col
+        out.hidden[rel] = _hidden_tags(rel, [p for p in pairs if p.old in renaming])
+    return out
+
+
+def _hidden_tags(rel: str, pairs: Sequence[Rename]) -> frozenset[str]:
+    tags: set[str] = set()
+    for p in pairs:
+        for name in (p.old, p.new):
+            tags |= {f"{k}:{m}.{name}" for m in module_names(p.rel) for k in ("k", "m")}
+            if rel == p.rel:
+                tags.add(f"l:{name}")
+    return frozenset(tags)
+
+
+def _allowed(rel: str, pair: Rename, kinds: list[str], tree: ast.Module) -> bool:
+    """Whether a file's occurrences of the name (see ``_census``) are those of a renaming."""
+    if not kinds:
+        return True
+    if "other" in kinds or _has_star_import(tree):
+        return False
+    defs = kinds.count("def")
+    imports = [k.removeprefix("import ") for k in kinds if k.startswith("import ")]
+    if rel == pair.rel:
+        return defs == 1 and not imports
+    if defs or len(imports) > 1 or any(not _means(m, pair.rel) for m in imports):
+        return False
+    return bool(imports) or "call" not in kinds
+
+
+def _means(module: str, rel: str) -> bool:
+    """Whether ``from <module> import`` names the file ``rel`` (relative imports resolve exactly;
+    an absolute dotted name is one of rel's, which ``_definable`` made unambiguous)."""
+    return module in module_names(rel) and "." in module
+
+
+def _has_star_import(tree: ast.Module) -> bool:
+    return any(
+        isinstance(s, ast.ImportFrom) and any(a.name == "*" for a in s.names) for s in tree.body
+    )
+
+
+def _census(rel: str, version: Version, words: frozenset[str]) -> dict[str, list[str]]:
+    """word -> the kind of each of its occurrences: ``def`` (a top-level function), ``import
+    <module>`` (a top-level ``from <module> import word [as word]``), ``call`` (a name called),
+    ``all`` (a string of ``__all__``), ``other``. One walk of the tree, none when the source
+    does not contain the words."""
+    source, tree = version
+    if not any(w in source for w in words):
+        return {}
+    top = {id(s) for s in tree.body}
+    all_strings: set[int] = set()
+    aliases: dict[int, str] = {}  # top-level ``from`` imports' aliases -> absolute module
+    for stmt in tree.body:
+        if isinstance(stmt, ast.ImportFrom) and stmt.module:
+            module = resolve_from(rel, stmt.level, stmt.module)
+            for alias in stmt.names:
+                aliases[id(alias)] = module or ""
+        elif _is_all_statement(stmt):
+            all_strings |= {id(n) for n in ast.walk(stmt) if isinstance(n, ast.Constant)}
+    calls: set[int] = set()  # a parent is visited before its children: marked in time
+    skipped: set[int] = set()  # docstrings and bare string statements
+    facts = (top, calls, all_strings, aliases)
+    found: dict[str, list[str]] = defaultdict(list)
+    stack: list[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            calls.add(id(node.func))
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            skipped.add(id(node.value))
+        if id(node) in skipped:
+            continue
+        for name in node._fields:
+            value: object = getattr(node, name, None)
+            for v in cast("list[object]", value) if isinstance(value, list) else [value]:
+                if isinstance(v, ast.AST):
+                    stack.append(v)
+                elif isinstance(v, str) and any(w in v for w in words):
+                    for word in {v} & words if v in words else set(_WORD.findall(v)) & words:
+                        kind = _kind(node, name, v, word, facts)
+                        if kind:
+                            found[word].append(kind)
+    return found
+
+
+def _kind(
+    node: ast.AST,
+    name: str,
+    value: str,
+    word: str,
+    facts: tuple[set[int], set[int], set[int], dict[int, str]],
+) -> str | None:
+    top, calls, all_strings, aliases = facts
+    if value != word:
+        return "other"
+    if isinstance(node, ast.Name) and id(node) in calls and isinstance(node.ctx, ast.Load):
+        return "call"
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and id(node) in top:
+        return "def" if name == "name" else "other"
+    if isinstance(node, ast.alias) and id(node) in aliases and node.asname in (None, node.name):
+        if name == "asname":
+            return None  # ``import o as o``: counted once, by its name
+        return f"import {aliases[id(node)]}"
+    if isinstance(node, ast.Constant) and id(node) in all_strings:
+        return "all"
+    return "other"
+
+
+def _is_all_statement(stmt: ast.stmt) -> bool:
+    targets: list[ast.expr] = []
+    if isinstance(stmt, ast.Assign):
+        targets = stmt.targets
+    elif isinstance(stmt, ast.AnnAssign | ast.AugAssign):
+        targets = [stmt.target]
+    elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+        func = stmt.value.func
+        targets = [func.value] if isinstance(func, ast.Attribute) else []
+    return any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets)
+
+
+def _apply(tree: ast.Module, renaming: Mapping[str, str]) -> ast.Module:
+    """R: the top-level ``def``s, ``from`` imports and calls of the renamed names, renamed in
+    place (``_verify`` has checked that no other occurrence exists)."""
+    for stmt in tree.body:
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef) and stmt.name in renaming:
+            stmt.name = renaming[stmt.name]
+        elif isinstance(stmt, ast.ImportFrom):
+            for alias in stmt.names:
+                if alias.name in renaming:
+                    alias.asname = renaming[alias.name] if alias.asname else None
+                    alias.name = renaming[alias.name]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            node.func.id = renaming.get(node.func.id, node.func.id)
+    return tree
