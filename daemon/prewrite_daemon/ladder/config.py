@@ -182,7 +182,7 @@ def load_config(root: Path) -> LadderConfig:
     )
     known = {"format", "lint", "typecheck", "allow_extensions", "deny", "allow",
              "allow_dependency_changes", "tests", "test_timeout", "rollback_on_fail",
-             "finish", "allow_config_changes", "allow_relaxation"}  # fmt: skip
+             "finish", "allow_config_changes", "allow_relaxation", "hook"}  # fmt: skip
     unknown = sorted(set(table) - known)
     if unknown:
         raise BadRequest(

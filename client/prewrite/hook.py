@@ -1,0 +1,208 @@
+"""``prewrite hook``: a Claude Code ``PreToolUse`` hook that checks a Write / Edit / MultiEdit
+before it touches disk.
+
+The contract (Claude Code's hooks reference): a JSON object on stdin (``hook_event_name``,
+``tool_name``, ``tool_input``, ``cwd``, ``session_id``, ``transcript_path``). Exit 0 lets the
+tool run; stdout may then carry ``{"hookSpecificOutput": {"hookEventName": "PreToolUse",
+"additionalContext": ...}}``, text the model reads. No ``permissionDecision`` is ever given on
+that path, so the user's own permission rules still decide as without the hook. Exit 2 refuses
+the call and the model reads stderr as the reason.
+
+Only exit 2 refuses: any other exit — a traceback, a missing daemon, a killed process — lets the
+edit through. So everything here is wrapped and every failure to check answers exit 2 with the
+reason (fail closed). What does *not* refuse: a tool other than Write/Edit/MultiEdit, a file
+outside any workspace, and a file of an extension prewrite does not verify (README.md, ...):
+refusing those would make the hook unusable; the model is told the file was not verified.
+"""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import msgspec
+
+from prewrite.client import Client
+from prewrite.errors import (
+    DaemonUnavailable,
+    DaemonUnresponsive,
+    PathOutsideWorkspace,
+    PrewriteError,
+    UnverifiableExtension,
+)
+from prewrite.hook_patch import INPUT_TYPES, Target, build_change, find_target
+from prewrite.hook_policy import judge, load_hook_config
+
+if TYPE_CHECKING:
+    from prewrite.hook_patch import ToolInput
+    from prewrite.protocol import CheckReply, FileChange
+    from prewrite.runtime import RuntimePaths
+
+EXIT_ALLOW, EXIT_REFUSE = 0, 2
+# The string rungs judge the text exactly as the tool will write it: the format rung is a
+# mutation the hook cannot apply, so it runs apart, only to tell the model (never to refuse).
+CHECK_RUNGS = ("parse", "lint", "typecheck")
+START_TIMEOUT_S = 20.0
+HANDSHAKE_TIMEOUT_S = 10.0
+
+
+class HookPayload(msgspec.Struct, frozen=True):
+    """What Claude Code sends; ``tool_input`` is decoded by ``tool_name`` (other keys ignored)."""
+
+    tool_name: str
+    tool_input: msgspec.Raw
+    hook_event_name: str = "PreToolUse"
+    cwd: str = ""
+    session_id: str = ""
+    transcript_path: str = ""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The hook's answer as a process: exit code, stdout, stderr."""
+
+    code: int
+    stdout: str = ""
+    stderr: str = ""
+
+    def as_tuple(self) -> tuple[int, str, str]:
+        return self.code, self.stdout, self.stderr
+
+
+def allow(feedback: list[str]) -> Answer:
+    if not feedback:
+        return Answer(EXIT_ALLOW)
+    output = {
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "additionalContext": "\n".join(feedback),
+        }
+    }
+    return Answer(EXIT_ALLOW, msgspec.json.encode(output).decode() + "\n")
+
+
+def refuse(reason: str) -> Answer:
+    return Answer(EXIT_REFUSE, stderr=reason.rstrip("\n") + "\n")
+
+
+def run_hook(
+    stdin: bytes, *, autostart: bool = True, paths: RuntimePaths | None = None
+) -> tuple[int, str, str]:
+    """Answer one ``PreToolUse`` payload: (exit code, stdout, stderr). Never raises.
+
+    ``autostart`` starts the daemon when none runs; ``paths`` names another runtime dir than
+    the user's (``PREWRITE_RUNTIME_DIR``, else the default).
+    """
+    try:
+        return _answer(stdin, autostart, paths).as_tuple()
+    except BaseException as exc:  # fail closed: whatever went wrong, the edit does not pass
+        if isinstance(exc, KeyboardInterrupt | SystemExit):
+            return refuse("prewrite hook: interrupted; the edit was not checked").as_tuple()
+        where = traceback.format_exception(exc)[-3:]
+        return refuse(
+            f"prewrite hook failed ({type(exc).__name__}: {exc}); the edit was not checked, "
+            "so it is refused. Retry; if this repeats, tell the user.\n" + "".join(where)
+        ).as_tuple()
+
+
+def main(*, autostart: bool = True) -> int:
+    """``prewrite hook``: stdin -> run_hook -> stdout, stderr, exit code."""
+    try:
+        stdin = sys.stdin.buffer.read()
+    except BaseException as exc:
+        stdin = b""
+        sys.stderr.write(f"prewrite hook: cannot read stdin: {exc}\n")
+    code, out, err = run_hook(stdin, autostart=autostart)
+    sys.stdout.write(out)
+    sys.stderr.write(err)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    return code
+
+
+def _answer(stdin: bytes, autostart: bool, paths: RuntimePaths | None) -> Answer:
+    try:
+        payload = msgspec.json.decode(stdin, type=HookPayload)
+    except msgspec.DecodeError as exc:
+        return refuse(f"prewrite hook: the hook input is not a PreToolUse payload: {exc}")
+    kind = INPUT_TYPES.get(payload.tool_name)
+    if payload.hook_event_name != "PreToolUse" or kind is None:
+        return allow([])  # not a file edit: not ours to judge
+    try:
+        tool: ToolInput = msgspec.json.decode(payload.tool_input, type=kind)
+    except msgspec.DecodeError as exc:
+        return refuse(f"prewrite hook: unexpected {payload.tool_name} input: {exc}")
+    target = find_target(tool.file_path, payload.cwd)
+    if target is None:
+        return allow([f"prewrite: {tool.file_path} is outside any workspace; not verified."])
+    try:
+        return _check(target, tool, payload.tool_name, autostart, paths)
+    except PrewriteError as exc:
+        return _refusal_or_note(exc, target, payload.tool_name)
+
+
+def _check(
+    target: Target, tool: ToolInput, tool_name: str, autostart: bool, paths: RuntimePaths | None
+) -> Answer:
+    config = load_hook_config(target.root)
+    change = build_change(target, tool)
+    with Client(
+        autostart=autostart,
+        paths=paths,
+        start_timeout_s=START_TIMEOUT_S,
+        call_timeout_s=HANDSHAKE_TIMEOUT_S,
+    ) as client:
+        reply = client.check(target.root, [change], timeout_s=config.timeout_s, rungs=CHECK_RUNGS)
+        verdict = judge(reply, target.path, config.block)
+        if verdict.refuse:
+            return refuse(f"prewrite refused this {tool_name} of {target.path}: {verdict.reason}")
+        note = _format_note(client, target, change, reply, config.timeout_s)
+    return allow([*verdict.feedback, *note])
+
+
+def _format_note(
+    client: Client, target: Target, change: FileChange, reply: CheckReply, timeout_s: float
+) -> list[str]:
+    """A line for the model when ruff format would write the file differently (not a refusal:
+    the hook cannot change what the tool writes, and CI's format check will say it again)."""
+    written = next((f.content for f in reply.files if f.path == target.path), None)
+    if written is None:
+        return []
+    try:
+        formatted = client.check(target.root, [change], timeout_s=timeout_s, rungs=["format"])
+    except PrewriteError:
+        return []  # advice only: a failure here must not turn an allowed edit into a refusal
+    after = next((f.content for f in formatted.files if f.path == target.path), None)
+    if formatted.failed_rung is not None or after is None or after == written:
+        return []
+    return [f"prewrite: ruff format would reformat {target.path}; consider formatting it."]
+
+
+def _refusal_or_note(exc: PrewriteError, target: Target, tool_name: str) -> Answer:
+    """The daemon's refusal, in the hook's terms. Unverifiable files pass with a note; every
+    other error refuses (a forbidden path, an edit that does not anchor, a failed check)."""
+    if isinstance(exc, UnverifiableExtension | PathOutsideWorkspace):
+        return allow([f"prewrite: {target.path} not verified ({exc.code}: {exc.message})."])
+    head = f"prewrite refused this {tool_name} of {target.path} [{exc.code}]"
+    hint = _HINTS.get(exc.code)
+    if hint is not None:
+        return refuse(f"{head}: {hint}\n{exc}")
+    if isinstance(exc, DaemonUnavailable | DaemonUnresponsive):
+        return refuse(
+            f"{head}: the edit could not be checked, so it is refused (the hook fails closed).\n"
+            f"{exc}\nStart the daemon with `prewrite daemon start`, or remove the hook."
+        )
+    return refuse(f"{head}:\n{exc}")
+
+
+# What the model should do about a refusal the daemon explains in its own terms ("find" is the
+# tool's old_string).
+_HINTS = {
+    "find_ambiguous": "old_string occurs more than once; include more surrounding lines to "
+    "make it unique, or set replace_all.",
+    "find_mismatch": "old_string is not in the file; re-read the file. The closest lines:",
+    "stale_base": "the file changed on disk while it was checked; re-read it and retry.",
+    "forbidden_path": "prewrite's policy forbids editing this path; leave it to the user.",
+}
