@@ -19,6 +19,7 @@ from prewrite_daemon.ladder.config import LadderConfig, load_config
 from prewrite_daemon.ladder.parse import parse_patch
 from prewrite_daemon.ladder.policy import check_content, check_path
 from prewrite_daemon.ladder.ruff import Ruff
+from prewrite_daemon.ladder.ruff_rungs import format_files, lint_files
 from prewrite_daemon.ladder.runner import Ladder
 from prewrite_daemon.limits import Deadline
 from prewrite_daemon.patch import normalize_path, prepare_patch
@@ -49,11 +50,11 @@ async def _once(ladder: Ladder, changes: list[FileChange]) -> dict[str, float]:
     if errors:
         raise RuntimeError(f"a bench patch does not parse: {errors[0].message}")
     t2 = time.perf_counter()
-    patch, failures = await ladder._format(patch, Deadline(60.0))  # pyright: ignore[reportPrivateUsage]
+    patch, failures, _ = await format_files(ladder.ruff, patch, Deadline(60.0))
     if failures:
         raise RuntimeError(f"ruff format failed on a bench patch: {failures[0].message}")
     t3 = time.perf_counter()
-    await ladder._lint(patch, Deadline(60.0))  # pyright: ignore[reportPrivateUsage]
+    await lint_files(ladder.ruff, patch, Deadline(60.0))
     t4 = time.perf_counter()
     spans = (t1 - t0, t2 - t1, t3 - t2, t4 - t3)
     return {rung: s * 1000 for rung, s in zip(RUNGS, spans, strict=True)}

@@ -34,8 +34,8 @@ from prewrite.trust import is_trusted
 from prewrite_daemon.apply import apply_patch, finish
 from prewrite_daemon.entry import DEFAULT_MAX_QUEUE, Entry
 from prewrite_daemon.ladder.config import load_config
-from prewrite_daemon.ladder.record import VerdictRecord
-from prewrite_daemon.ladder.runner import Ladder, record_verdict
+from prewrite_daemon.ladder.record import VerdictRecord, record_verdict
+from prewrite_daemon.ladder.runner import Ladder
 from prewrite_daemon.languages.python import PYTHON
 from prewrite_daemon.limits import ReplyLimits, check_state_dir
 from prewrite_daemon.patch import resolve_root

@@ -9,8 +9,7 @@ import pytest
 
 from prewrite.errors import FindMismatch
 from prewrite.protocol import CheckReply, Outcome, RungReport, RungStats
-from prewrite_daemon.ladder.record import VerdictRecord
-from prewrite_daemon.ladder.runner import record_verdict
+from prewrite_daemon.ladder.record import VerdictRecord, record_verdict
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

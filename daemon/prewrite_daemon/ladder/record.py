@@ -8,6 +8,7 @@ failure, and its median cost.
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import statistics
 import time
@@ -18,7 +19,10 @@ from prewrite.protocol import RungStats, StatsReply
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from prewrite.protocol import RungReport
+    from prewrite.errors import PrewriteError
+    from prewrite.protocol import CheckReply, RungReport
+
+log = logging.getLogger(__name__)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS verdicts (
@@ -104,3 +108,20 @@ class VerdictRecord:
 
     def close(self) -> None:
         self._db.close()
+
+
+def record_verdict(
+    record: VerdictRecord, root: Path, reply: CheckReply | None, error: PrewriteError | None,
+    reports: list[RungReport], files: list[str], total_ms: float,
+) -> None:  # fmt: skip
+    """Append a verdict (or a refusal) to the record and log which rung caught it."""
+    if reply is not None:
+        outcome = "ok" if reply.ok else f"failed:{reply.failed_rung}"
+        failed = reply.failed_rung
+    else:
+        assert error is not None
+        outcome = error.code
+        failed = next((r.rung for r in reports if r.outcome == "fail"), None)
+    if outcome != "ok":
+        log.info("%s: %s caught by %s", root, outcome, failed or "-")
+    record.add(str(root), outcome, failed, total_ms, files, reports)

@@ -17,6 +17,14 @@ the same way — so ruff's own discovery (nested configs, ``extend``, relative `
 would in the patched tree, and the user's repository is never written. (A ``--config FILE`` run
 would not: it drops nested configs and resolves the file's relative paths against the working
 directory.)
+
+Lint matches CI: where ruff finds no project configuration for a file (no ``ruff.toml``,
+``.ruff.toml`` or ``pyproject.toml`` with ``[tool.ruff]`` in its directory or above), the
+repository never adopted ruff, and ruff's defaults (hundreds of style rules: isort, pyupgrade,
+simplify, ...) would be false reds its CI never raises. There the lint rung selects only the
+rules that prove breakage — syntax errors, undefined names, invalid comparisons, misplaced
+statements: ``E9,F63,F7,F82``, the set CI templates run to "stop the build". With a
+configuration, exactly what ``ruff check`` resolves from it.
 """
 
 from __future__ import annotations
@@ -30,6 +38,7 @@ import sys
 import tempfile
 import tomllib
 from contextlib import contextmanager
+from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
@@ -45,6 +54,34 @@ if TYPE_CHECKING:
 CONCURRENCY = 4
 RUFF_CONFIG_FILES = ("ruff.toml", ".ruff.toml")
 CONFIG_REJECTED = "config"  # the rule of the finding "ruff rejects the patch's configuration"
+BREAKAGE_RULES = "E9,F63,F7,F82"  # without a ruff configuration: only what proves breakage
+
+
+def ruff_configured(path: Path) -> bool:
+    """Whether ruff's discovery finds a project configuration for ``path`` (a file)."""
+    for directory in path.parents:
+        if any((directory / name).is_file() for name in RUFF_CONFIG_FILES):
+            return True
+        pyproject = directory / "pyproject.toml"
+        try:
+            stat = pyproject.stat()
+        except OSError:
+            continue
+        if _configures_ruff(str(pyproject), stat.st_mtime_ns, stat.st_size):
+            return True
+    return False
+
+
+@lru_cache(maxsize=256)
+def _configures_ruff(pyproject: str, mtime_ns: int, size: int) -> bool:
+    """A ``pyproject.toml`` with a ``[tool.ruff]`` table (one ruff cannot read counts: ruff
+    reports it, as it would in CI). Keyed by the file's mtime and size, read once per version."""
+    del mtime_ns, size  # the cache key only
+    try:
+        data = tomllib.loads(Path(pyproject).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return True
+    return _dig(data, "tool", "ruff") is not None
 
 
 def ruff_executable(python: str | None) -> str:
@@ -213,14 +250,20 @@ class Ruff:
     def __init__(self, root: Path, python: str | None) -> None:
         self.root = root
         self.exe = ruff_executable(python)
-        self._base_lint: dict[tuple[str, str], list[Diagnostic]] = {}
+        self._base_lint: dict[tuple[str, str, bool], list[Diagnostic]] = {}
         self._limit = asyncio.Semaphore(CONCURRENCY)
 
     def format_command(self, rel: str, view: Path | None = None) -> list[str]:
         return [self.exe, "format", *self._place(rel, view)]
 
     def lint_command(self, rel: str, view: Path | None = None) -> list[str]:
-        return [self.exe, "check", "--no-fix", "--output-format", "json", *self._place(rel, view)]
+        rules = [] if self.configured(rel, view) else ["--select", BREAKAGE_RULES]
+        argv = [self.exe, "check", "--no-fix", "--output-format", "json", *rules]
+        return [*argv, *self._place(rel, view)]
+
+    def configured(self, rel: str, view: Path | None = None) -> bool:
+        """Whether the workspace (or the patched view) configures ruff for ``rel``."""
+        return ruff_configured((view or self.root) / rel)
 
     def _place(self, rel: str, view: Path | None) -> list[str]:
         # The file's absolute path: with a relative one, ruff's stdin mode never looks for a
@@ -267,7 +310,7 @@ class Ruff:
         return [_diagnostic(rel, item) for item in items]
 
     async def lint_base(self, rel: str, text: str, timeout_s: float) -> list[Diagnostic]:
-        key = (rel, hashlib.sha256(text.encode()).hexdigest())
+        key = (rel, hashlib.sha256(text.encode()).hexdigest(), self.configured(rel))
         if key not in self._base_lint:
             self._base_lint[key] = await self.lint(rel, text, timeout_s)
         return self._base_lint[key]

@@ -15,7 +15,6 @@ unless the workspace on disk sets ``allow_relaxation``: then only the new config
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import logging
 import time
@@ -24,8 +23,6 @@ from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
-
-import msgspec
 
 from prewrite.errors import ErrorDetail, PrewriteError
 from prewrite.protocol import (
@@ -37,11 +34,11 @@ from prewrite.protocol import (
     Outcome,
     RungReport,
 )
-from prewrite_daemon.diagnostics import introduced
 from prewrite_daemon.ladder.config import RUNGS
 from prewrite_daemon.ladder.parse import parse_patch
 from prewrite_daemon.ladder.policy import check_content, check_path
-from prewrite_daemon.ladder.ruff import CONFIG_REJECTED, linter_config_changes, patched_view
+from prewrite_daemon.ladder.ruff import linter_config_changes, patched_view
+from prewrite_daemon.ladder.ruff_rungs import AFTER, BEFORE, Judges, format_files, lint_files
 from prewrite_daemon.limits import Deadline
 from prewrite_daemon.patch import FileEdit, PreparedPatch, normalize_path, prepare_patch
 
@@ -49,53 +46,11 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from prewrite_daemon.ladder.config import LadderConfig
-    from prewrite_daemon.ladder.record import VerdictRecord
     from prewrite_daemon.ladder.ruff import Ruff
 
 log = logging.getLogger(__name__)
 
 TypeCheck = Callable[[PreparedPatch, float], Awaitable[CheckReply]]
-
-BEFORE = "before the patch's config change"
-AFTER = "under the patch's new config"
-
-
-@dataclass(frozen=True)
-class Judges:
-    """The ruff configurations a patch is judged under: (label, view) — view None is the
-    workspace as it is; a patched view carries the patch's new configuration."""
-
-    changed: tuple[str, ...]  # the patch's ruff configuration files, if it changes any
-    views: tuple[tuple[str, Path | None], ...]
-
-    def labelled(self, found: list[list[Diagnostic]]) -> list[Diagnostic]:
-        """One list per judge -> each finding once, naming the judges that found it."""
-        if not self.changed:
-            return found[0]
-        seen: dict[tuple[str, int, int, str], tuple[Diagnostic, list[str]]] = {}
-        for (label, _view), group in zip(self.views, found, strict=True):
-            for d in group:
-                seen.setdefault((d.path, d.line, d.column, d.rule), (d, []))[1].append(label)
-        return [
-            msgspec.structs.replace(d, message=f"{d.message} [ruff config: {' and '.join(ls)}]")
-            for d, ls in seen.values()
-        ]
-
-    def detail(self, findings: list[Diagnostic]) -> str:
-        if not self.changed:
-            return ""
-        text = f"the patch changes ruff's configuration ({', '.join(self.changed)}): judged "
-        text += " and ".join(label for label, _ in self.views)
-        hidden = sum(d.message.endswith(f"[ruff config: {BEFORE}]") for d in findings)
-        if hidden:
-            text += (
-                f"; {hidden} finding(s) only {BEFORE}: the patch's new config hides them "
-                "(allow_relaxation = true in [tool.prewrite] on disk permits it)"
-            )
-        return text
-
-
-ONLY_THE_WORKSPACE = Judges((), ((BEFORE, None),))  # a patch that leaves ruff's config alone
 
 
 @dataclass
@@ -202,12 +157,16 @@ class Ladder:
             if view is not None:
                 views.append((AFTER, view))
             judges = Judges(changed, tuple(views))
-            for rung, step in (("format", self._format), ("lint", self._lint)):
+            for rung in ("format", "lint"):
                 if rung not in on:
                     self._not_run(rung)
                     continue
                 t = time.perf_counter()
-                patch, findings = await step(patch, deadline, judges)
+                if rung == "format":
+                    patch, findings, note = await format_files(self.ruff, patch, deadline, judges)
+                else:
+                    findings, note = await lint_files(self.ruff, patch, deadline, judges)
+                self.verified.append(note)
                 if findings:
                     self._report(rung, "fail", t, judges.detail(findings))
                     return patch, self._verdict(rung, findings, patch)
@@ -220,66 +179,6 @@ class Ladder:
                 f"configuration ({', '.join(changed)})"
             )
         return patch, None
-
-    async def _format(
-        self, patch: PreparedPatch, deadline: Deadline, judges: Judges = ONLY_THE_WORKSPACE
-    ) -> tuple[PreparedPatch, list[Diagnostic]]:
-        """Format under every judge; the last one's text (the configuration the files will
-        live under) is what later rungs check. Only a file ruff cannot format is a finding."""
-        targets = [e for e in patch.edits if e.is_python and e.new_text is not None]
-
-        async def formatted(view: Path | None) -> list[tuple[str | None, str]]:
-            left = deadline.left()
-            return await asyncio.gather(
-                *(self.ruff.format(e.path, e.new_text or "", left, view) for e in targets)
-            )
-
-        results = await asyncio.gather(*(formatted(view) for _label, view in judges.views))
-        final = {e.path: text for e, (text, _err) in zip(targets, results[-1], strict=True)}
-        failures = [
-            [
-                Diagnostic(e.path, 1, 1, 1, 1, "error", "format", err, "ruff")
-                for e, (text, err) in zip(targets, group, strict=True)
-                if text is None
-            ]
-            for group in results
-        ]
-        edits = tuple(
-            FileEdit(e.path, e.old_text, final.get(e.path) or e.new_text) for e in patch.edits
-        )
-        changed = sum(final.get(e.path) not in (None, e.new_text) for e in targets)
-        note = f"format: ruff format on {len(targets)} file(s), {changed} changed"
-        if len(results) == 2:
-            differ = sum(a != b for (a, _), (b, _) in zip(*results, strict=True))
-            note += f" {AFTER} ({differ} formatted differently {BEFORE})"
-        self.verified.append(note)
-        return PreparedPatch(patch.root, edits), judges.labelled(failures)
-
-    async def _lint(
-        self, patch: PreparedPatch, deadline: Deadline, judges: Judges = ONLY_THE_WORKSPACE
-    ) -> tuple[PreparedPatch, list[Diagnostic]]:
-        """What the patch's code introduced, per judge: each judge lints base and candidate."""
-        targets = [e for e in patch.edits if e.is_python and e.new_text is not None]
-
-        async def new_findings(e: FileEdit, view: Path | None) -> list[Diagnostic]:
-            candidate = self.ruff.lint(e.path, e.new_text or "", deadline.left(), view)
-            if e.old_text is None:
-                return await candidate
-            if view is None:
-                base = self.ruff.lint_base(e.path, e.old_text, deadline.left())
-            else:  # the base text under the new configuration: never cached
-                base = self.ruff.lint(e.path, e.old_text, deadline.left(), view)
-            before, after = await asyncio.gather(base, candidate)
-            rejected = [d for d in after if d.rule == CONFIG_REJECTED]
-            return rejected or introduced(before, after, e.old_text, e.new_text)
-
-        async def judged(view: Path | None) -> list[Diagnostic]:
-            found = await asyncio.gather(*(new_findings(e, view) for e in targets))
-            return [d for group in found for d in group]
-
-        found = await asyncio.gather(*(judged(view) for _label, view in judges.views))
-        self.verified.append(f"lint: ruff check on {len(targets)} file(s)")
-        return patch, judges.labelled(list(found))
 
     def _verdict(
         self,
@@ -346,20 +245,3 @@ def _candidate(edit: FileEdit) -> CandidateFile:
         return CandidateFile(edit.path, None)
     digest = hashlib.sha256(edit.new_text.encode()).hexdigest()
     return CandidateFile(edit.path, digest, edit.new_text)
-
-
-def record_verdict(
-    record: VerdictRecord, root: Path, reply: CheckReply | None, error: PrewriteError | None,
-    reports: list[RungReport], files: list[str], total_ms: float,
-) -> None:  # fmt: skip
-    """Append a verdict (or a refusal) to the record and log which rung caught it."""
-    if reply is not None:
-        outcome = "ok" if reply.ok else f"failed:{reply.failed_rung}"
-        failed = reply.failed_rung
-    else:
-        assert error is not None
-        outcome = error.code
-        failed = next((r.rung for r in reports if r.outcome == "fail"), None)
-    if outcome != "ok":
-        log.info("%s: %s caught by %s", root, outcome, failed or "-")
-    record.add(str(root), outcome, failed, total_ms, files, reports)
