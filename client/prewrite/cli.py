@@ -161,6 +161,37 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-autostart", action="store_true", help="fail instead of starting the daemon"
     )
 
+    hook = sub.add_parser(
+        "hook",
+        help="a pre-write hook for coding agents (Claude Code PreToolUse): check the pending "
+        "Write / Edit / MultiEdit before it lands",
+        description="Reads one Claude Code PreToolUse payload on stdin and checks the pending "
+        "edit as a prewrite patch. Exit 0: allowed (breaks it causes in other files come back "
+        "as context the model reads). Exit 2: refused, the reason on stderr — what the edit "
+        "breaks in the file it edits, an ambiguous or missing old_string with its sites, a "
+        "forbidden path, or a daemon that cannot be reached (fail closed). Configure with "
+        '[tool.prewrite.hook] block = "edited-file" | "any-file" | "never", timeout = 60.',
+    )
+    hook.add_argument(
+        "--no-autostart", action="store_true", help="refuse instead of starting the daemon"
+    )
+
+    mcp = sub.add_parser(
+        "mcp",
+        help="a Model Context Protocol server over stdio: tools check, apply and status",
+        description="Serve MCP over stdio for an agent (Claude Code, Claude Desktop, any MCP "
+        "client): the tools check (a patch: full contents, find/replace edits, deletes; "
+        "the verdict and only the diagnostics it introduces), apply (the same, then the "
+        "all-or-nothing write and the tests) and status. Errors are tool errors carrying the "
+        "stable code and what to do. Needs the daemon extra (pip install 'prewrite[daemon]').",
+    )
+    mcp.add_argument(
+        "--root", help="workspace root when a call names none (default: the current directory)"
+    )
+    mcp.add_argument(
+        "--no-autostart", action="store_true", help="fail instead of starting the daemon"
+    )
+
     daemon = sub.add_parser("daemon", help="start, stop or inspect the per-user daemon")
     dsub = daemon.add_subparsers(dest="action", required=True)
     start = dsub.add_parser("start", help="start the daemon in the background")
@@ -178,6 +209,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             from prewrite.lsp_relay import run_lsp  # only an editor needs the relay
 
             return run_lsp(autostart=not args.no_autostart)
+        if args.command == "mcp":
+            return _mcp(args)
+        if args.command == "hook":
+            from prewrite.hook import main as run_hook  # never raises: answers the contract
+
+            return run_hook(autostart=not args.no_autostart)
         return _COMMANDS[args.command](args)
     except PrewriteError as exc:
         print(f"prewrite: error [{exc.code}]: {exc}", file=sys.stderr)
@@ -194,3 +231,16 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "trust": commands.trust,
     "daemon": commands.daemon,
 }
+
+
+def _mcp(args: argparse.Namespace) -> int:
+    """The MCP server lives with the daemon's dependencies (the mcp SDK), not in the client."""
+    try:
+        from prewrite_daemon.mcp_server import run_mcp
+    except ImportError as exc:
+        print(
+            f"prewrite: mcp needs the daemon extra (pip install 'prewrite[daemon]'): {exc}",
+            file=sys.stderr,
+        )
+        return EXIT_ERROR
+    return run_mcp(args.root, autostart=not args.no_autostart)

@@ -1,8 +1,8 @@
 """``prewrite mcp`` driven by the MCP SDK's own client over stdio, against the real daemon.
 
-Each test spawns ``python -m prewrite_daemon.mcp_server`` (what ``prewrite mcp`` runs) with the
-SDK's stdio client; all of them share one daemon in a private runtime dir, started and stopped
-here, and the server never starts one of its own (``--no-autostart``).
+Each test spawns ``prewrite mcp`` (the installed CLI; it runs ``prewrite_daemon.mcp_server``)
+with the SDK's stdio client; all of them share one daemon in a private runtime dir, started and
+stopped here, and the server never starts one of its own (``--no-autostart``).
 """
 
 from __future__ import annotations
@@ -70,8 +70,8 @@ async def mcp_session(paths: RuntimePaths, root: Path) -> AsyncGenerator[McpClie
         "PREWRITE_TRUST_FILE": os.environ["PREWRITE_TRUST_FILE"],
     }
     server = StdioServerParameters(
-        command=sys.executable,
-        args=["-m", "prewrite_daemon.mcp_server", "--root", str(root), "--no-autostart"],
+        command=str(Path(sys.executable).with_name("prewrite")),  # the installed CLI
+        args=["mcp", "--root", str(root), "--no-autostart"],
         env=env,
         cwd=str(root),
     )

@@ -61,8 +61,9 @@ def msgspec_own() -> set[str]:
         "import prewrite; prewrite.Client; prewrite.Patch; prewrite.change_file",
         "import prewrite.cli; prewrite.cli.build_parser().format_help()",
         "from prewrite import errors, framing, protocol, runtime, client",
+        "import prewrite.hook",
     ],
-    ids=["package", "cli", "submodules"],
+    ids=["package", "cli", "submodules", "hook"],
 )
 def test_client_loads_only_stdlib_and_msgspec(statement: str, msgspec_own: set[str]) -> None:
     loaded = loaded_by(statement)
