@@ -79,6 +79,7 @@ def test_a_green_patch_passes_every_rung(client: Client, repo: Path) -> None:
         r: "pass" for r in ("policy", "anchor", "parse", "format", "lint", "typecheck")
     }
     assert reply.files[0].content == "def total(xs: list[int]) -> int:\n    return sum(xs) + 0\n"
+    assert not reply.files[0].formatted  # already formatted as given
 
 
 @pytest.mark.parametrize(
@@ -148,6 +149,7 @@ def test_the_formatted_candidate_flows_into_the_type_check(client: Client, repo:
     reply = run(client, repo, change_file(repo, "pkg/core.py", text))
     formatted = reply.files[0].content or ""
     assert formatted.count("\n") < text.count("\n")
+    assert reply.files[0].formatted
     x_line = formatted.splitlines().index("x: str = total([1])") + 1
     assert x_line != text.splitlines().index("x: str = total([1])") + 1
     assert reply.failed_rung == "typecheck"

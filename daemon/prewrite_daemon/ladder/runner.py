@@ -64,6 +64,7 @@ class Ladder:
     protected: tuple[Path, ...]
     reports: list[RungReport] = field(default_factory=lambda: [])
     final: PreparedPatch | None = None  # the patch as it would be written (formatted)
+    formatted: set[str] = field(default_factory=lambda: set[str]())  # the format rung changed
     verified: list[str] = field(default_factory=lambda: [])
     not_verified: list[str] = field(default_factory=lambda: [])
 
@@ -163,7 +164,9 @@ class Ladder:
                     continue
                 t = time.perf_counter()
                 if rung == "format":
+                    given = {e.path: e.new_text for e in patch.edits}
                     patch, findings, note = await format_files(self.ruff, patch, deadline, judges)
+                    self.formatted = {e.path for e in patch.edits if e.new_text != given[e.path]}
                 else:
                     findings, note = await lint_files(self.ruff, patch, deadline, judges)
                 self.verified.append(note)
@@ -190,7 +193,7 @@ class Ladder:
         if failed is not None and failed != "typecheck":
             self._skip_rest(failed)
         self.final = patch
-        files = [_candidate(e) for e in patch.edits]
+        files = [_candidate(e, e.path in self.formatted) for e in patch.edits]
         timings = {f"{r.rung}_ms": r.ms for r in self.reports if r.outcome in ("pass", "fail")}
         if typed is not None:
             timings.update({f"typecheck.{k}": v for k, v in typed.timings_ms.items()})
@@ -240,8 +243,8 @@ def _merged(ours: list[str], theirs: list[str]) -> list[str]:
     return list(dict.fromkeys([*ours, *theirs]))
 
 
-def _candidate(edit: FileEdit) -> CandidateFile:
+def _candidate(edit: FileEdit, formatted: bool) -> CandidateFile:
     if edit.new_text is None:
         return CandidateFile(edit.path, None)
     digest = hashlib.sha256(edit.new_text.encode()).hexdigest()
-    return CandidateFile(edit.path, digest, edit.new_text)
+    return CandidateFile(edit.path, digest, edit.new_text, formatted=formatted)
