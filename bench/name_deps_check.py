@@ -81,6 +81,17 @@ AUTH_FLOW_2 = "    def auth_flow(self, request: Request, attempt: int) -> typing
 LIMITS_END = "        keepalive_expiry: float | None = 5.0,\n    ) -> None:"
 BUILD_END = "        extensions: RequestExtensions | None = None,\n    ) -> Request:"
 STATUS_INIT = "def __init__(self, message: str, *, request: Request, response: Response"
+CONTENT, INIT = "httpx/_content.py", "httpx/__init__.py"
+ENC, ENC2 = "encode_request", "encode_request_pw_renamed"
+# The bench's rename: a function and its one call, in Request.__init__ (it types self.stream)
+RENAME_ENCODE = (
+    Edit(CONTENT, f"def {ENC}(", f"def {ENC2}("),
+    Edit(
+        M, f"UnattachedStream, {ENC}, encode_response", f"UnattachedStream, {ENC2}, encode_response"
+    ),
+    Edit(M, f"headers, stream = {ENC}(", f"headers, stream = {ENC2}("),
+)
+RENAME_REEXPORT = Edit(INIT, f"import {ENC} as {ENC}", f"import {ENC2} as {ENC2}")
 
 CASES: tuple[Case, ...] = (
     case(
@@ -236,7 +247,23 @@ CASES: tuple[Case, ...] = (
             Edit("httpx/_transports/__init__.py", "from .mock import *", "from .mocking import *"),
         ),
     ),
+    Case("rename: encode_request and its call in Request.__init__", RENAME_ENCODE),
     # --- on the tempting tree ---
+    Case(
+        "tempting: encode_request renamed, files outside the patch keep the old name",
+        (*RENAME_ENCODE, RENAME_REEXPORT),
+        "tempting",
+    ),
+    Case(
+        "tempting: encode_request renamed, a patched file passes it on as a value",
+        (
+            *RENAME_ENCODE,
+            RENAME_REEXPORT,
+            Edit("tests/pw_rename_holder.py", f"import {ENC}\n", f"import {ENC2}\n"),
+            Edit("tests/pw_rename_holder.py", f"= {ENC}\n", f"= {ENC2}\n"),
+        ),
+        "tempting",
+    ),
     case(
         "tempting: to_str returns bytes",
         U,
@@ -277,8 +304,41 @@ CASES: tuple[Case, ...] = (
 
 # Added to httpx for the tempting tree: each file reaches a changed name in a way a name-level
 # pruner could miss (module attribute, alias, star import, unannotated hops, unannotated
-# variable, a subclass of a re-exported subclass), or must not be confused by (a local `to_str`).
+# variable, a subclass of a re-exported subclass), or must not be confused by (a local `to_str`);
+# and `encode_request`, to be renamed, reached through the package, the old name, the module,
+# and a holder of the function's value (pyright prints its name: 'in function "encode_request"').
 TEMPTING: tuple[Edit, ...] = (
+    Edit(
+        INIT,
+        "from ._content import *\n",
+        f"from ._content import *\nfrom ._content import {ENC} as {ENC}\n",
+    ),
+    Edit("tests/pw_rename_pkg.py", None, f"import httpx\n\nhttpx.{ENC}(json={{}})\n"),
+    Edit(
+        "tests/pw_rename_old.py",
+        None,
+        f"from httpx._content import {ENC}\n\nheaders, stream = {ENC}(json={{}})\n",
+    ),
+    Edit(
+        "tests/pw_rename_modattr.py",
+        None,
+        f"import httpx._content as content\n\nheaders, _ = content.{ENC}(json={{}})\n",
+    ),
+    Edit(
+        "tests/pw_rename_holder.py",
+        None,
+        f"from httpx._content import {ENC}\n\npw_encoder = {ENC}\n",
+    ),
+    Edit(
+        "tests/pw_rename_value.py",
+        None,
+        "from tests.pw_rename_holder import pw_encoder\n\npw_encoder(content=1)\n",
+    ),
+    Edit(
+        "tests/pw_rename_bystander.py",
+        None,
+        'import httpx\n\nstream: int = httpx.Request("GET", "https://x").stream\n',
+    ),
     Edit(
         "tests/pw_modattr.py",
         None,

@@ -201,8 +201,8 @@ def _allowed(rel: str, pair: Rename, kinds: list[str], tree: ast.Module) -> bool
     """Whether a file's occurrences of the name (see ``_census``) are those of a renaming."""
     if not kinds:
         return True
-    if "other" in kinds or _has_star_import(tree):
-        return False
+    if "other" in kinds or ("call" in kinds and _has_star_import(tree)):
+        return False  # (a star import may bind the name a call resolves to)
     defs = kinds.count("def")
     imports = [k.removeprefix("import ") for k in kinds if k.startswith("import ")]
     if rel == pair.rel:

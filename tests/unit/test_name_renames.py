@@ -227,3 +227,12 @@ def test_a_rename_of_a_function_of_a_package_init_is_not_a_rename() -> None:
     found = affected(files, {"pkg/__init__.py": renamed(src(M)),
                              "pkg/models.py": renamed(src(files["pkg/models.py"]))})  # fmt: skip
     assert "app/user.py" in found
+
+
+def test_a_package_re_exporting_the_function_beside_star_imports() -> None:
+    """Only a call needs the name resolved; a re-export's binding is a changed name anyway."""
+    init = "from .models import *\nfrom .m import encode as encode\n"
+    files = {**tree(via_package="import pkg\n\npkg.encode(1)\n"), "pkg/__init__.py": init}
+    found = affected(files, patch(files, "pkg/__init__.py"))
+    assert "app/via_package.py" in found
+    assert "app/user.py" not in found
