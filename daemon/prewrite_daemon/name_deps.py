@@ -54,6 +54,11 @@ Otherwise each module-level symbol and each class member has a region (``symbols
 - a strong change reaching a class header makes that class strong (a subclass's members and MRO
   follow its bases); a strong ``__all__`` or ``__getattr__`` reached this way falls back.
 
+A function renamed together with every call of it in the patch (``name_renames``, whose
+docstring has the conditions) is compared under its new name: the regions that only call it
+are unchanged (a call's result does not depend on the callee's name), and the changed names are
+the old and the new name in every patched file that binds them.
+
 A module added, deleted (or renamed: both) changes what resolves through its names: every file
 that imports one of them or spells a chain through one is affected, its regions that mention
 them change (strong), and a star import of it gains or loses the names it exports.
