@@ -184,6 +184,29 @@ class NameGraph:
             lambda name: self._by_module.get(name, set()),
             {rel: [c for _, c in parsed] for rel, parsed in views.items()},
         )
+        prop = self._propagate(changes, views, imports, scope, summaries, renames)
+        if any(prop.touched & {(rel, n) for rel, ns in renames.names.items() for n in ns}):
+            # the renamed function mentions a changed name: its type may differ, calls too
+            prop = self._propagate(changes, views, imports, scope, summaries, Renames())
+        for rel in scope:
+            if any(s.opaque for s in summaries.get(rel, ())):
+                prop.files.add(rel)
+                prop.fallback.setdefault(rel, "does not parse")
+        reached = prop.files | set(prop.fallback)
+        reached |= transitive_importers(set(prop.fallback), imports)
+        return Narrowing(frozenset(reached & scope), dict(prop.fallback),
+                         frozenset(prop.strong), frozenset(prop.attrs))  # fmt: skip
+
+    def _propagate(
+        self,
+        changes: Sequence[Change],
+        views: Mapping[str, list[tuple[Summary, Collected | None]]],
+        imports: Mapping[str, frozenset[str]],
+        scope: set[str],
+        summaries: Mapping[str, list[Summary]],
+        renames: Renames,
+    ) -> Propagation:
+        changed = {rel for rel, _, _ in changes}
         prop = Propagation(summaries, self._index, self._by_module, scope, changed,
                            self._protocols, renames.hidden)  # fmt: skip
         for rel, old, new in changes:
@@ -198,14 +221,7 @@ class NameGraph:
             else:
                 prop.fallback[rel] = change.fallback
         prop.run()
-        for rel in scope:
-            if any(s.opaque for s in summaries.get(rel, ())):
-                prop.files.add(rel)
-                prop.fallback.setdefault(rel, "does not parse")
-        reached = prop.files | set(prop.fallback)
-        reached |= transitive_importers(set(prop.fallback), imports)
-        return Narrowing(frozenset(reached & scope), dict(prop.fallback),
-                         frozenset(prop.strong), frozenset(prop.attrs))  # fmt: skip
+        return prop
 
     def _moved_module(
         self,

@@ -64,6 +64,7 @@ class Propagation:
         self.weak_attrs: set[str] = set()
         self.files: set[str] = set()
         self.fallback: dict[str, str] = {}
+        self.touched: set[tuple[str, str]] = set()  # module-level regions hit in hidden files
         self._modules_hit: set[tuple[str, str]] = set()
         self._all_seeded: set[str] = set()
         self._queue: deque[tuple[str, str, str]] = deque()
@@ -228,6 +229,8 @@ class Propagation:
                 self._region(rel, summary.regions[i], flavor)
 
     def _region(self, rel: str, region: Region, flavor: str) -> None:
+        if rel in self._hidden and not region.member:
+            self.touched.add((rel, region.owner))  # (a renamed function's type may differ)
         if flavor == WEAK:  # anything mentioning the class may be (or return) an alias of it
             if region.kind == "class":
                 self._queue.append((WEAK, rel, region.owner))

@@ -35,7 +35,11 @@ A pair ``(module m, o -> n)`` is a rename when all of this holds, with the reaso
   mention moved with the rename.
 - R(old)'s region of ``n`` equals the new one in every patched file that binds it (the ``def``:
   decorators, signature, and the body when the return type is inferred, with recursive calls
-  renamed; an import: the same target and guards): calls return what they returned.
+  renamed; an import: the same target and guards), and no name that region mentions changes
+  in the patch (an alias in its return annotation, a helper its inferred return type comes
+  from): calls return what they returned. The last is known only after the propagation, which
+  records the regions it reaches in these files (``Propagation.touched``); ``NameGraph.narrow``
+  then judges the patch again without the renames.
 
 Then the patched files are diffed as R(old) against new (``old_views``), the renamed names are
 changed names of every patched file binding them (``names``), and the tags of ``o`` and ``n``

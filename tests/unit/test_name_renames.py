@@ -236,3 +236,23 @@ def test_a_package_re_exporting_the_function_beside_star_imports() -> None:
     found = affected(files, patch(files, "pkg/__init__.py"))
     assert "app/via_package.py" in found
     assert "app/user.py" not in found
+
+
+@pytest.mark.parametrize(
+    ("m", "new_m"),
+    [
+        (
+            "X = int\n\n\ndef encode(x: int) -> X:\n    return x\n",
+            "X = str\n\n\ndef encode2(x: int) -> X:\n    return str(x)\n",
+        ),
+        (  # the return type inferred from a helper two hops away
+            "def helper():\n    return 1\n\n\ndef encode(x: int):\n    return helper()\n",
+            "def helper():\n    return ''\n\n\ndef encode2(x: int):\n    return helper()\n",
+        ),
+    ],
+)
+def test_a_renamed_function_whose_type_changes_through_another_name(m: str, new_m: str) -> None:
+    """The same text under the new name, but a name it mentions changed in the same patch."""
+    files = {**tree(), "pkg/m.py": m}
+    found = affected(files, {"pkg/m.py": new_m, "pkg/models.py": renamed(src(MODELS))})
+    assert "app/user.py" in found
