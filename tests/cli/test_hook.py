@@ -215,10 +215,10 @@ def test_a_new_file_is_checked_and_an_unformatted_one_is_noted(
 def test_unverifiable_files_pass_with_a_note_and_forbidden_ones_are_refused(
     daemon: RuntimePaths, repo: Path, tmp_path: Path
 ) -> None:
-    readme = payload(repo, "Write", file_path=str(repo / "README.md"), content="# shop\n")
-    code, out, err = run_hook(readme, paths=daemon)
+    notes = payload(repo, "Write", file_path=str(repo / "notes.txt"), content="shop\n")
+    code, out, err = run_hook(notes, paths=daemon)
     assert (code, err) == (0, "")
-    assert context(out).startswith("prewrite: README.md not verified (unverifiable_extension")
+    assert context(out).startswith("prewrite: notes.txt not verified (unverifiable_extension")
 
     secrets = payload(repo, "Write", file_path=str(repo / ".env"), content="TOKEN=x\n")
     code, out, err = run_hook(secrets, paths=daemon)

@@ -88,7 +88,7 @@ def test_a_green_patch_passes_every_rung(client: Client, repo: Path) -> None:
         (".github/workflows/ci.yml", ForbiddenPath),
         (".env", ForbiddenPath),
         ("requirements.txt", ForbiddenPath),
-        ("README.md", UnverifiableExtension),
+        ("notes.txt", UnverifiableExtension),
     ],
 )
 def test_the_policy_rung_refuses_before_anything_else(
@@ -178,7 +178,7 @@ def test_stats_count_what_each_rung_caught(client: Client, tmp_path: Path) -> No
     scripted: list[list[FileChange]] = [
         [green],
         [green],
-        [FileChange("README.md", None, content="x")],  # policy
+        [FileChange("notes.txt", None, content="x")],  # policy
         [edit(root, "pkg/core.py", ("nothing like this", "x"))],  # anchor
         [change_file(root, "pkg/core.py", "def (\n")],  # parse
         [change_file(root, "pkg/core.py", "x = undefined_name\n")],  # lint

@@ -67,7 +67,7 @@ def test_lint_alone_never_reaches_the_type_checker(client: Client, repo: Path) -
 
 def test_policy_and_anchor_run_even_when_not_named(client: Client, repo: Path) -> None:
     with pytest.raises(UnverifiableExtension):
-        check(client, repo, FileChange("README.md", None, content="x"), ["typecheck"])
+        check(client, repo, FileChange("notes.txt", None, content="x"), ["typecheck"])
     with pytest.raises(FindMismatch):
         check(client, repo, edit(repo, "pkg/core.py", ("not in the file", "x")), ["lint"])
     # Naming them is allowed and changes nothing.

@@ -98,7 +98,7 @@ def test_parse_patch_reports_only_what_the_patch_broke() -> None:
     deleted = FileEdit("e.py", "w = (\n", None)
     introduced, already = parse_patch(_patch(broke, fine, was_broken, new_broken, deleted))
     assert [(d.path, d.line) for d in introduced] == [("a.py", 1), ("d.json", 1)]
-    assert already == ["c.py"]
+    assert already == ["c.py (line 1: '(' was never closed)"]  # what was wrong, named
 
 
 def test_parse_patch_of_a_clean_patch() -> None:

@@ -12,7 +12,7 @@ from prewrite.errors import (
     PathOutsideWorkspace,
     UnverifiableExtension,
 )
-from prewrite_daemon.ladder.config import LadderConfig, load_config
+from prewrite_daemon.ladder.config import DEFAULT_EXTENSIONS, LadderConfig, load_config
 from prewrite_daemon.ladder.policy import check_content, check_path
 from prewrite_daemon.patch import FileEdit, PreparedPatch, normalize_path
 
@@ -112,7 +112,7 @@ def test_git_dir_is_forbidden_in_any_case(root: Path, raw: str) -> None:
 
 @pytest.mark.parametrize(
     "raw",
-    ["README.md", "config.yml", "sub/.github/ci.yml", "run.sh", "Makefile", "Dockerfile", "a.txt"],
+    ["notes.rst", "config.ini", "sub/.github/ci.sh", "run.sh", "Makefile", "Dockerfile", "a.txt"],
 )
 def test_unverifiable_extensions(root: Path, raw: str) -> None:
     with pytest.raises(UnverifiableExtension) as caught:
@@ -214,7 +214,8 @@ def test_defaults_without_pyproject(root: Path) -> None:
     config = load_config(root)
     assert (config.format, config.lint, config.typecheck) == (False, True, True)
     assert config.source == "defaults"
-    assert config.allow_extensions == frozenset({".py", ".pyi", ".toml", ".json"})
+    assert config.allow_extensions == DEFAULT_EXTENSIONS
+    assert {".py", ".toml", ".json", ".yaml", ".md", ".css", ".js", ".ts"} <= DEFAULT_EXTENSIONS
     assert config.allow == ()
     assert not config.allow_dependency_changes
     assert not config.allow_config_changes

@@ -12,7 +12,9 @@ from the file's real path in the workspace.
     format = true            # default: on when the workspace configures ruff, else off
     lint = true              # default: on
     typecheck = true         # default: on
-    allow_extensions = [".py", ".pyi", ".toml", ".json"]   # replaces the default list
+    allow_extensions = [".py", ".pyi", ".toml", ".json"]   # replaces the default list: those,
+                             # and what the parse rung has a provable-only check for (formats/):
+                             # .yaml .yml .md .markdown .css .html .htm .liquid and the JS/TS family
     deny = ["migrations/*"]  # added to the default denylist
     allow = ["requirements-dev.txt"]   # exempted from the denylist (its extension must
                                        # still be in allow_extensions to be verifiable)
@@ -40,9 +42,14 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from pathlib import Path
 
-DEFAULT_EXTENSIONS = frozenset({".py", ".pyi", ".toml", ".json"})
-# Verifiable in a TypeScript workspace (a tsconfig.json or jsconfig.json at the root); JavaScript
-# is judged only where the project's allowJs covers it, else the reply lists it as not judged.
+# The JavaScript/TypeScript family is verifiable everywhere: by its parser (formats/javascript.py)
+# outside a TypeScript workspace, by TypeScript inside one (TS_EXTENSIONS below).
+DEFAULT_EXTENSIONS = frozenset(
+    {".py", ".pyi", ".toml", ".json", ".yaml", ".yml", ".md", ".markdown", ".css",
+     ".html", ".htm", ".liquid", ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".mts", ".cts"}
+)  # fmt: skip
+# Judged by TypeScript in a TypeScript workspace (a tsconfig.json or jsconfig.json at the root);
+# JavaScript only where the project's allowJs covers it, else the reply lists it as not judged.
 TS_EXTENSIONS = frozenset({".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"})
 DEFAULT_DENY = (
     ".github/*",

@@ -1,4 +1,6 @@
-"""The parse rung: Python by ``ast``, TOML by ``tomllib``, JSON by ``json`` — on the candidate.
+"""The parse rung: Python by ``ast``, TOML by ``tomllib``, JSON by ``json`` — on the candidate —
+and every other format with a provable-only check (``formats/``: YAML, Markdown, CSS, the
+JavaScript/TypeScript family) by its own.
 
 Files their tools read as JSON with comments (``pyrightconfig.json``, ``tsconfig*.json``,
 ``jsconfig.json``, ``.vscode/*.json``, devcontainers) may carry ``//`` and ``/* */`` comments and
@@ -6,8 +8,9 @@ trailing commas, and nothing else beyond JSON: what jsonc-parser, which pyright 
 use, accepts.
 
 Provable only, and comparative: a file that did not parse before the patch either is not held
-against the patch (its failure is noted in the receipt); a file the patch broke ends the ladder
-before any formatter or checker sees it.
+against the patch (its failure, and the new one where it differs, is named in the receipt); a
+file the patch broke ends the ladder before any formatter or checker sees it. In a TypeScript
+workspace the JavaScript/TypeScript family is TypeScript's to judge, not the parse rung's.
 """
 
 from __future__ import annotations
@@ -20,13 +23,18 @@ import warnings
 from typing import TYPE_CHECKING
 
 from prewrite.protocol import Diagnostic
+from prewrite_daemon.ladder.config import TS_EXTENSIONS
+from prewrite_daemon.ladder.formats import check_for
 
 if TYPE_CHECKING:
-    from prewrite_daemon.patch import PreparedPatch
+    from pathlib import Path
+
+    from prewrite_daemon.patch import FileEdit, PreparedPatch
 
 _TOML_POSITION = re.compile(r"\(at line (\d+), column (\d+)\)")
 _JSONC_NAMES = frozenset({"pyrightconfig.json", "jsconfig.json", "devcontainer.json",
                           ".devcontainer.json"})  # fmt: skip
+_TS_WORKSPACE_MARKERS = ("tsconfig.json", "jsconfig.json")  # as config.load_config decides
 _JSONC_TOKENS = re.compile(r'"(?:\\.|[^"\\\n])*"|//[^\n]*|/\*.*?\*/|,(?=\s*[}\]])', re.DOTALL)
 
 
@@ -77,21 +85,47 @@ def parse_error(path: str, text: str) -> Diagnostic | None:
             json.loads(strip_jsonc(text) if is_jsonc(path) else text)
         except json.JSONDecodeError as exc:
             return _error(path, exc.lineno, exc.colno, exc.msg, "json")
+    else:
+        check = check_for(path)
+        return check(path, text) if check is not None else None
     return None
 
 
 def parse_patch(patch: PreparedPatch) -> tuple[list[Diagnostic], list[str]]:
-    """(errors the patch introduced, files that did not parse before the patch either)."""
+    """(errors the patch introduced, files already broken before it, each with what was wrong)."""
     introduced: list[Diagnostic] = []
     already_broken: list[str] = []
+    typescript_judges = _typescript_workspace(patch.root)
     for edit in patch.edits:
         if edit.new_text is None:
+            continue
+        if typescript_judges and edit.path.lower().endswith(tuple(TS_EXTENSIONS)):
             continue
         error = parse_error(edit.path, edit.new_text)
         if error is None:
             continue
-        if edit.old_text is not None and parse_error(edit.path, edit.old_text) is not None:
-            already_broken.append(edit.path)
+        before = parse_error(edit.path, edit.old_text) if edit.old_text is not None else None
+        if before is not None:
+            already_broken.append(_already_broken(edit, before, error))
             continue
         introduced.append(error)
     return introduced, already_broken
+
+
+def _typescript_workspace(root: Path) -> bool:
+    return any((root / name).is_file() for name in _TS_WORKSPACE_MARKERS)
+
+
+def _already_broken(edit: FileEdit, before: Diagnostic, after: Diagnostic) -> str:
+    """``path (what was wrong, at which line)``, and what is wrong after the patch if it differs."""
+    note = f"{edit.path} ({_at_line(before)}"
+    if (after.line, after.message) != (before.line, before.message):
+        note += f"; after the patch: {_at_line(after)}"
+    return note + ")"
+
+
+def _at_line(found: Diagnostic) -> str:
+    """The message, naming its line (the format checks' messages already do)."""
+    if f"line {found.line}" in found.message:
+        return found.message
+    return f"line {found.line}: {found.message}"
