@@ -96,6 +96,13 @@ class FindAmbiguous(PrewriteError):
     code = "find_ambiguous"
 
 
+class ProtectedSnippet(PrewriteError):
+    """A patch removes text that ``[tool.prewrite] protect`` requires to stay in a file (or
+    deletes the file holding it); ``details`` name each file and snippet."""
+
+    code = "protected_snippet"
+
+
 class StaleBase(PrewriteError):
     """A ``base_sha256`` does not match the file on disk; ``details`` lists every mismatch."""
 
@@ -177,6 +184,7 @@ ERROR_CLASSES: dict[str, type[PrewriteError]] = {
         UnverifiableExtension,
         FindMismatch,
         FindAmbiguous,
+        ProtectedSnippet,
         StaleBase,
         StaleEnvironment,
         WriteFailed,

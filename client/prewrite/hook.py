@@ -205,4 +205,5 @@ _HINTS = {
     "find_mismatch": "old_string is not in the file; re-read the file. The closest lines:",
     "stale_base": "the file changed on disk while it was checked; re-read it and retry.",
     "forbidden_path": "prewrite's policy forbids editing this path; leave it to the user.",
+    "protected_snippet": "the edit removes text the workspace protects; keep it in the file.",
 }

@@ -91,6 +91,9 @@ ERROR_HINTS: dict[str, str] = {
     "then send the edit again.",
     "find_ambiguous": "An edit's `find` text occurs several times; the details list every site. "
     "Include neighbouring lines in `find` so it occurs exactly once.",
+    "protected_snippet": "The patch removes text the workspace protects ([tool.prewrite] "
+    "protect: e.g. an analytics loader), or deletes the file holding it; the details name the "
+    "file and the text. Keep that text in the file; only the user can change the rule.",
     "stale_base": "The file on disk is not the one your base_sha256 names (it changed since you "
     "read it, or it exists although base_sha256 is null, or it is gone). Re-read the file, "
     "redo the change against its current text, and send the hash the details name.",

@@ -28,6 +28,9 @@ from the file's real path in the workspace.
     rollback_on_fail = false # a failing disk rung puts the previous bytes back
     finish = [{name = "build", command = ["python", "-m", "build"], timeout = 900}]
                              # "once at the end" rungs: `prewrite finish` or `apply --finish`
+    protect = [{path = "templates/*.html", text = "<script src=\"/a.js\"></script>"}]
+                             # text a patch must not remove from matching files (protect.py);
+                             # a patch cannot drop the rule: it is part of this table
 """
 
 from __future__ import annotations
@@ -99,6 +102,12 @@ class FinishRung:
 
 
 @dataclass(frozen=True)
+class ProtectRule:
+    path: str  # a glob from the root (with a '/'), else of the file's name
+    text: str  # must stay in a matching file that holds it before the patch
+
+
+@dataclass(frozen=True)
 class LadderConfig:
     format: bool
     lint: bool
@@ -114,6 +123,7 @@ class LadderConfig:
     finish: tuple[FinishRung, ...] = ()
     allow_config_changes: bool = False
     allow_relaxation: bool = False
+    protect: tuple[ProtectRule, ...] = ()
     not_requested: frozenset[str] = frozenset()  # left out by the request's ``rungs``
 
     def enabled(self, rung: str) -> bool:
@@ -189,7 +199,7 @@ def load_config(root: Path) -> LadderConfig:
     )
     known = {"format", "lint", "typecheck", "allow_extensions", "deny", "allow",
              "allow_dependency_changes", "tests", "test_timeout", "rollback_on_fail",
-             "finish", "allow_config_changes", "allow_relaxation", "hook"}  # fmt: skip
+             "finish", "allow_config_changes", "allow_relaxation", "hook", "protect"}  # fmt: skip
     unknown = sorted(set(table) - known)
     if unknown:
         raise BadRequest(
@@ -216,6 +226,7 @@ def load_config(root: Path) -> LadderConfig:
         finish=_finish_rungs(table.get("finish", [])),
         allow_config_changes=_flag(table, "allow_config_changes", False),
         allow_relaxation=_flag(table, "allow_relaxation", False),
+        protect=_protect_rules(table.get("protect", [])),
     )
 
 
@@ -246,3 +257,22 @@ def _finish_rungs(value: object) -> tuple[FinishRung, ...]:
         argv = tuple(str(a) for a in command)  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
         rungs.append(FinishRung(name, argv, _seconds(table.get("timeout", 900), "finish.timeout")))
     return tuple(rungs)
+
+
+def _protect_rules(value: object) -> tuple[ProtectRule, ...]:
+    bad = BadRequest(
+        '[tool.prewrite] protect must be a list of {path = "glob", text = "snippet"}',
+        [ErrorDetail(f"protect = {value!r}", "pyproject.toml")],
+    )
+    if not isinstance(value, list):
+        raise bad
+    rules: list[ProtectRule] = []
+    for item in value:  # pyright: ignore[reportUnknownVariableType]
+        if not isinstance(item, dict) or set(item) != {"path", "text"}:  # pyright: ignore[reportUnknownArgumentType]
+            raise bad
+        table: dict[str, Any] = item  # pyright: ignore[reportUnknownVariableType]
+        path, text = table["path"], table["text"]
+        if not isinstance(path, str) or not isinstance(text, str) or not path or not text.strip():
+            raise bad
+        rules.append(ProtectRule(path, text))
+    return tuple(rules)

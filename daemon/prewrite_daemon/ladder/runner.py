@@ -37,6 +37,7 @@ from prewrite.protocol import (
 from prewrite_daemon.ladder.config import RUNGS
 from prewrite_daemon.ladder.parse import parse_patch
 from prewrite_daemon.ladder.policy import check_content, check_path
+from prewrite_daemon.ladder.protect import check_protected
 from prewrite_daemon.ladder.ruff import linter_config_changes, patched_view
 from prewrite_daemon.ladder.ruff_rungs import AFTER, BEFORE, Judges, format_files, lint_files
 from prewrite_daemon.limits import Deadline
@@ -97,6 +98,7 @@ class Ladder:
             for edit in patch.edits:  # pyproject tables: needs the anchored text
                 with _named_as_given(given.get(edit.path, edit.path), edit.path):
                     check_content(PreparedPatch(patch.root, (edit,)), self.config)
+            check_protected(patch, self.config.protect)  # [tool.prewrite] protect
             anchored = sum(len(c.edits or []) for c in request.changes)
             self._report("anchor", "pass", t, f"{anchored} edit(s) anchored")
             self.verified.append(
