@@ -12,9 +12,11 @@ Why not python-liquid's parser. It is a real parser, but of one dialect: a theme
 custom tag) are syntax errors to it unless each is registered, and its expression grammar is
 stricter than Shopify's lax mode in places. Every such error is a false red on a valid theme —
 the comparative rule saves files that failed before, not an edit that adds the first custom tag
-— and a file it already rejects loses every check. The scanner here fires only on what every
-Liquid engine rejects; measured on published themes, it rejects none of them
-(``tests/support/markup_corpus.py``).
+— and a file it already rejects loses every check. Measured on the corpus of published themes
+(``tests/support/markup_corpus.py``), python-liquid 2.3.6's default environment rejects 179 of
+its 249 valid templates (``schema``, ``content_for``, Jekyll and theme tags; Jekyll's
+``{% include x.html a=b %}`` arguments). The scanner here fires only on what every Liquid
+engine rejects, and rejects none of them.
 """
 
 from __future__ import annotations
