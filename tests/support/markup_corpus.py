@@ -70,7 +70,10 @@ def _tarball(spec: str, base: Path) -> Path:
         if npm is None:
             raise CorpusUnavailable("npm is not on PATH")
         argv = [npm, "pack", spec, "--pack-destination", str(folder), "--silent"]
-        proc = subprocess.run(argv, capture_output=True, text=True, check=False, timeout=300)
+        try:
+            proc = subprocess.run(argv, capture_output=True, text=True, check=False, timeout=300)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise CorpusUnavailable(f"npm pack {spec}: {exc}") from exc
         if proc.returncode != 0:
             raise CorpusUnavailable(f"npm pack {spec} failed: {proc.stderr[-2000:]}")
         ready.write_text("ok\n")
