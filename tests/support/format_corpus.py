@@ -119,16 +119,24 @@ def _staging(target: Path) -> Path:
 
 
 def _fetch(argv: list[str], ping: list[str], spec: str) -> None:
-    env = dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK="1", npm_config_update_notifier="false")
-    proc = subprocess.run(argv, capture_output=True, text=True, env=env, check=False, timeout=600)
-    if proc.returncode == 0:
+    ok, said = _run(argv, timeout=600)
+    if ok:
         return
-    reach = subprocess.run(ping, capture_output=True, text=True, env=env, check=False, timeout=120)
-    if reach.returncode != 0:
+    if not _run(ping, timeout=120)[0]:
         raise CorpusUnavailable(f"the registry is unreachable ({' '.join(ping)} failed)")
-    raise RuntimeError(
-        f"fetching {spec} failed though the registry answers:\n{proc.stderr[-2000:]}"
-    )
+    raise RuntimeError(f"fetching {spec} failed though the registry answers:\n{said[-2000:]}")
+
+
+def _run(argv: list[str], timeout: float) -> tuple[bool, str]:
+    """(succeeded, stderr); a command that hangs past ``timeout`` or cannot start failed."""
+    env = dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK="1", npm_config_update_notifier="false")
+    try:
+        proc = subprocess.run(
+            argv, capture_output=True, text=True, env=env, check=False, timeout=timeout
+        )
+    except (subprocess.TimeoutExpired, OSError) as exc:
+        return False, str(exc)
+    return proc.returncode == 0, proc.stderr
 
 
 def _move_single(staging: Path, pattern: str, target: Path, spec: str) -> Path:
