@@ -67,7 +67,6 @@ if TYPE_CHECKING:
 
 _WORD = re.compile(r"[^\W\d]\w*")
 _MAX_CANDIDATES = 8  # pairs tried one by one (a rename patch has one or two)
-Version = tuple[str, ast.Module]  # (source, tree) of one side of one patched file
 
 
 @dataclass(frozen=True)
@@ -108,14 +107,13 @@ def find_renames(
                        for n in sorted(added - removed)]  # fmt: skip
     if not candidates or len(candidates) > _MAX_CANDIDATES:
         return Renames()
-    sides: dict[str, tuple[Version, Version]] = {}
+    sides: dict[str, tuple[str, str]] = {}
     new_views: dict[str, Collected] = {}
     for rel, old, new in changes:
         cols = views.get(rel, ())
-        old_tree, new_tree = parse(old or ""), parse(new or "")
-        if old is None or new is None or old_tree is None or new_tree is None or len(cols) != 2:
-            continue
-        sides[rel] = ((old, old_tree), (new, new_tree))
+        if old is None or new is None or len(cols) != 2 or None in cols:
+            continue  # added, deleted or unparsable: the module rules judge it
+        sides[rel] = (old, new)
         if cols[1] is not None:
             new_views[rel] = cols[1]
     verified = [(c, _verify(sides, (c,), new_views)) for c in candidates]
@@ -153,35 +151,32 @@ def _definable(rel: str, files_of: Callable[[str], set[str]], changed: set[str])
 
 
 def _verify(
-    sides: Mapping[str, tuple[Version, Version]],
+    sides: Mapping[str, tuple[str, str]],
     pairs: Sequence[Rename],
     new_views: Mapping[str, Collected],
 ) -> Renames | None:
     """The renames ``pairs`` make, or None when a condition of the module doc fails."""
     words = frozenset(p.old for p in pairs) | frozenset(p.new for p in pairs)
     out = Renames(pairs=tuple(pairs))
-    for rel, (old, new) in sorted(sides.items()):
-        (old_text, old_tree), (_, new_tree) = old, new
-        before, after = _census(rel, old, words), _census(rel, new, words)
+    for rel, (old_text, new_text) in sorted(sides.items()):
+        old, new = _census(rel, old_text, words), _census(rel, new_text, words)
+        if old is None or new is None:
+            return None  # (it parsed for the views: not reached)
         renaming: dict[str, str] = {}
         for p in pairs:
-            if p.new in before or p.old in after:
+            if p.new in old.found or p.old in new.found:
                 return None  # a collision, or a mention left behind
-            if not _allowed(rel, p, before.get(p.old, []), old_tree):
+            if not _allowed(rel, p, old, p.old) or not _allowed(rel, p, new, p.new):
                 return None
-            if not _allowed(rel, p, after.get(p.new, []), new_tree):
-                return None
-            if p.old in before:
+            if p.old in old.found:
                 renaming[p.old] = p.new
-            kinds = [*before.get(p.old, []), *after.get(p.new, [])]
+            kinds = [*old.found.get(p.old, []), *new.found.get(p.new, [])]
             if any(k not in ("call", "all") for k in kinds):
                 out.names[rel] |= {p.old, p.new}  # it binds one: removed, added
-        if not renaming:
+        if not renaming or old.tree is None:
             continue
-        tree = parse(old_text)
-        assert tree is not None  # it parsed a moment ago
-        col = Collected(rel, _apply(tree, renaming))
-        new_col = new_views.get(rel) or Collected(rel, new_tree)
+        col = Collected(rel, _apply(old, renaming))
+        new_col = new_views.get(rel) or Collected(rel, new.tree or ast.Module([], []))
         mine, theirs = fingerprints(col), fingerprints(new_col)
         for n in renaming.values():
             if mine.get((n, "")) != theirs.get((n, "")):
@@ -201,11 +196,12 @@ def _hidden_tags(rel: str, pairs: Sequence[Rename]) -> frozenset[str]:
     return frozenset(tags)
 
 
-def _allowed(rel: str, pair: Rename, kinds: list[str], tree: ast.Module) -> bool:
-    """Whether a file's occurrences of the name (see ``_census``) are those of a renaming."""
+def _allowed(rel: str, pair: Rename, census: Census, name: str) -> bool:
+    """Whether a file's occurrences of ``name`` (see ``Census``) are a renaming's."""
+    kinds = census.found.get(name, [])
     if not kinds:
         return True
-    if "other" in kinds or ("call" in kinds and _has_star_import(tree)):
+    if "other" in kinds or ("call" in kinds and census.star_import):
         return False  # (a star import may bind the name a call resolves to)
     defs = kinds.count("def")
     imports = [k.removeprefix("import ") for k in kinds if k.startswith("import ")]
@@ -222,24 +218,34 @@ def _means(module: str, rel: str) -> bool:
     return module in module_names(rel) and "." in module
 
 
-def _has_star_import(tree: ast.Module) -> bool:
-    return any(
-        isinstance(s, ast.ImportFrom) and any(a.name == "*" for a in s.names) for s in tree.body
-    )
+@dataclass
+class Census:
+    """One version of one file: the kind of each occurrence of the words, by word (``def``: a
+    top-level function, ``import <module>``: a top-level ``from <module> import word [as
+    word]``, ``call``: a name called, ``all``: a string of ``__all__``, ``other``), the called
+    names among them (where R renames), and whether the file has a star import."""
+
+    tree: ast.Module | None = None  # None: the source does not contain the words (not parsed)
+    found: dict[str, list[str]] = field(default_factory=lambda: dict[str, list[str]]())
+    calls: list[ast.Name] = field(default_factory=lambda: list[ast.Name]())
+    star_import: bool = False
 
 
-def _census(rel: str, version: Version, words: frozenset[str]) -> dict[str, list[str]]:
-    """word -> the kind of each of its occurrences: ``def`` (a top-level function), ``import
-    <module>`` (a top-level ``from <module> import word [as word]``), ``call`` (a name called),
-    ``all`` (a string of ``__all__``), ``other``. One walk of the tree, none when the source
-    does not contain the words."""
-    source, tree = version
+def _census(rel: str, source: str, words: frozenset[str]) -> Census | None:
+    """One walk of the file's tree (none when the source does not contain the words); None
+    when it does not parse."""
     if not any(w in source for w in words):
-        return {}
+        return Census()
+    tree = parse(source)
+    if tree is None:
+        return None
+    out = Census(tree, defaultdict(list))
     top = {id(s) for s in tree.body}
     all_strings: set[int] = set()
     aliases: dict[int, str] = {}  # top-level ``from`` imports' aliases -> absolute module
     for stmt in tree.body:
+        if isinstance(stmt, ast.ImportFrom):
+            out.star_import |= any(a.name == "*" for a in stmt.names)
         if isinstance(stmt, ast.ImportFrom) and stmt.module:
             module = resolve_from(rel, stmt.level, stmt.module)
             for alias in stmt.names:
@@ -249,7 +255,6 @@ def _census(rel: str, version: Version, words: frozenset[str]) -> dict[str, list
     calls: set[int] = set()  # a parent is visited before its children: marked in time
     skipped: set[int] = set()  # docstrings and bare string statements
     facts = (top, calls, all_strings, aliases)
-    found: dict[str, list[str]] = defaultdict(list)
     stack: list[ast.AST] = [tree]
     while stack:
         node = stack.pop()
@@ -268,8 +273,10 @@ def _census(rel: str, version: Version, words: frozenset[str]) -> dict[str, list
                     for word in {v} & words if v in words else set(_WORD.findall(v)) & words:
                         kind = _kind(node, name, v, word, facts)
                         if kind:
-                            found[word].append(kind)
-    return found
+                            out.found[word].append(kind)
+                        if kind == "call" and isinstance(node, ast.Name):
+                            out.calls.append(node)
+    return out
 
 
 def _kind(
@@ -307,10 +314,11 @@ def _is_all_statement(stmt: ast.stmt) -> bool:
     return any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets)
 
 
-def _apply(tree: ast.Module, renaming: Mapping[str, str]) -> ast.Module:
+def _apply(census: Census, renaming: Mapping[str, str]) -> ast.Module:
     """R: the top-level ``def``s, ``from`` imports and calls of the renamed names, renamed in
-    place (``_verify`` has checked that no other occurrence exists)."""
-    for stmt in tree.body:
+    the census's tree (``_verify`` has checked that no other occurrence exists)."""
+    assert census.tree is not None
+    for stmt in census.tree.body:
         if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef) and stmt.name in renaming:
             stmt.name = renaming[stmt.name]
         elif isinstance(stmt, ast.ImportFrom):
@@ -318,7 +326,6 @@ def _apply(tree: ast.Module, renaming: Mapping[str, str]) -> ast.Module:
                 if alias.name in renaming:
                     alias.asname = renaming[alias.name] if alias.asname else None
                     alias.name = renaming[alias.name]
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            node.func.id = renaming.get(node.func.id, node.func.id)
-    return tree
+    for name in census.calls:
+        name.id = renaming.get(name.id, name.id)
+    return census.tree
