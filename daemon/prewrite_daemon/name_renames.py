@@ -29,7 +29,10 @@ A pair ``(module m, o -> n)`` is a rename when all of this holds, with the reaso
   of ``o`` (parameter, local, ``global``, class member, loop or ``except`` target): every call
   then resolves to the module-level binding, that is to ``m``'s function. Anything else (``o``
   passed as a value, ``m.o``, ``"o"`` in a string annotation or ``getattr``, a decorator, an
-  alias ``as p`` whose value carries the function, and its name, on) rejects the rename.
+  alias ``as p`` whose value carries the function, and its name, on) rejects the rename. An
+  absolute import of one of ``m``'s dotted names is taken to mean ``m``, as everywhere in the
+  graph; were it resolved elsewhere (an installed copy), ``from ... import n`` would fail in
+  the patched file itself, which is always checked.
 - The same holds for ``n`` after the patch, ``n`` occurs nowhere before it and ``o`` nowhere
   after it, in every patched file: no capture, no collision with an existing name, every
   mention moved with the rename.

@@ -4,10 +4,13 @@ The daemon re-checks only the files that can see a changed name (``name_deps``).
 change names that reach other files in the ways such a pruner could miss: through
 ``module.attr``, an alias, a re-export, a star import, an unannotated helper two hops away, an
 unannotated module variable, a subclass in another package, a local name that shadows the
-changed one, a module added, deleted or renamed. Each is judged on a real httpx tree (the
-"tempting" cases on a copy with files added that reach the changed names in those ways), and the
-daemon's introduced diagnostics must equal the cold oracle's. The cases are the ones
-``bench/name_deps_check.py`` validates the narrowing itself with.
+changed one, a module added, deleted or renamed, a function renamed with its calls (importers
+outside the patch keeping the old name, through the package, as a module attribute, or a
+patched file passing the function on as a value, which carries its name into messages). Each
+is judged on a real httpx tree (the "tempting" cases on a copy with files added that reach the
+changed names in those ways), and the daemon's introduced diagnostics must equal the cold
+oracle's. The cases are the ones ``bench/name_deps_check.py`` validates the narrowing itself
+with.
 """
 
 from __future__ import annotations
