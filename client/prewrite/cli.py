@@ -34,15 +34,17 @@ the patch (JSON, paths relative to --root):
 
 the ladder, cheapest first, stopping at the first failure: policy (forbidden_path,
   unverifiable_extension) -> anchor -> parse -> format (ruff format, a mutation) -> lint
-  (ruff check, new findings only) -> typecheck (pyright overlay), configured by the
-  workspace's [tool.prewrite]; --rungs runs a subset (policy and anchor always run).
+  (ruff check, new findings only) -> typecheck (pyright overlay) -> review (the workspace's
+  reviewer command, if it names one), configured by the workspace's [tool.prewrite]; --rungs
+  runs a subset (policy and anchor always run).
 
 output: only the diagnostics the patch introduces, as path:line:col: severity: message [rule],
   or one JSON object with --json. The daemon starts on first use.
 
 exit status of check:
   0  the patch introduces no error
-  1  a rung found an error the patch introduces (parse, format, lint or type check)
+  1  a rung found an error the patch introduces (parse, format, lint, type check), or the
+     workspace's reviewer refuted it
   2  the check could not be done (refused path, unanchored edit, stale base, timeout, ...)
 """
 
@@ -71,9 +73,15 @@ def _add_patch_arguments(parser: argparse.ArgumentParser, python_help: str) -> N
     parser.add_argument(
         "--rungs",
         type=_rung_list,
-        help="run only these rungs, comma-separated, of parse, format, lint, typecheck (and "
-        "tests for apply), e.g. --rungs typecheck; policy and anchor always run, and the "
+        help="run only these rungs, comma-separated, of parse, format, lint, typecheck, review "
+        "(and tests for apply), e.g. --rungs typecheck; policy and anchor always run, and the "
         "receipt lists what was not requested (default: every rung the workspace enables)",
+    )
+    parser.add_argument(
+        "--intent",
+        metavar="TEXT",
+        help="what the patch is meant to do, in a sentence; the workspace's reviewer (a "
+        "[tool.prewrite] reviewer command, off by default) judges the patch against it",
     )
 
 

@@ -176,12 +176,14 @@ class Client:
         timeout_s: float = 120.0,
         return_contents: bool = True,
         rungs: Sequence[str] | None = None,
+        intent: str | None = None,
     ) -> CheckReply:
         """Type-check ``changes`` as one unit; returns only the diagnostics they introduce.
 
         ``timeout_s`` bounds the daemon's work (queueing and checker start included); the
         client waits ``REPLY_MARGIN_S`` more for the answer, then raises ``DaemonUnresponsive``.
         ``rungs`` runs only those rungs (e.g. ``["typecheck"]``); policy and anchor always run.
+        ``intent`` says what the patch is for; a workspace's reviewer judges the patch by it.
         """
         request = CheckRequest(
             root=str(Path(root).resolve()),
@@ -190,6 +192,7 @@ class Client:
             timeout_s=timeout_s,
             return_contents=return_contents,
             rungs=None if rungs is None else list(rungs),
+            intent=intent,
         )
         return self._call(request, CheckReply, timeout_s + REPLY_MARGIN_S)
 
@@ -203,6 +206,7 @@ class Client:
         finish: bool = False,
         return_contents: bool = True,
         rungs: Sequence[str] | None = None,
+        intent: str | None = None,
     ) -> ApplyReply:
         """Run the ladder; only if it passes, write the patch all-or-nothing, then run the disk
         rungs (the affected tests; with ``finish``, the "once at the end" rungs too)."""
@@ -214,6 +218,7 @@ class Client:
             finish=finish,
             return_contents=return_contents,
             rungs=None if rungs is None else list(rungs),
+            intent=intent,
         )
         return self._call(request, ApplyReply, timeout_s + REPLY_MARGIN_S, patient=True)
 

@@ -64,7 +64,7 @@ def check(args: argparse.Namespace) -> int:
     with _patch_client(args) as client:
         reply = client.check(
             args.root, patch.changes, python=args.python, timeout_s=args.timeout,
-            return_contents=not args.no_contents, rungs=args.rungs,
+            return_contents=not args.no_contents, rungs=args.rungs, intent=args.intent,
         )  # fmt: skip
     elapsed_ms = (time.perf_counter() - started) * 1000
     if args.json:
@@ -105,6 +105,7 @@ def apply(args: argparse.Namespace) -> int:
         reply = client.apply(
             args.root, patch.changes, python=args.python, timeout_s=args.timeout,
             finish=args.finish, return_contents=not args.no_contents, rungs=args.rungs,
+            intent=args.intent,
         )  # fmt: skip
     if args.json:
         sys.stdout.write(msgspec.json.encode(msgspec.structs.asdict(reply)).decode() + "\n")
@@ -150,7 +151,8 @@ def stats(args: argparse.Namespace) -> int:
     print(f"{reply.verdicts} verdict(s)" + (f" for {root}" if root else ""))
     print(f"{'rung':<10} {'runs':>6} {'caught':>7} {'median':>10}")
     for r in reply.rungs:
-        print(f"{r.rung:<10} {r.runs:>6} {r.caught:>7} {r.median_ms:>8.1f}ms")
+        failed_open = f"  ({r.failed_open} failed open)" if r.failed_open else ""
+        print(f"{r.rung:<10} {r.runs:>6} {r.caught:>7} {r.median_ms:>8.1f}ms{failed_open}")
     for outcome, count in sorted(reply.outcomes.items()):
         print(f"  {outcome}: {count}")
     return EXIT_OK

@@ -80,8 +80,10 @@ class CheckRequest(Message, frozen=True, tag="check"):
     ``timeout_s`` bounds everything the daemon does for the request: waiting for the workspace,
     starting the checker, every retry. ``return_contents`` false asks for the candidate files by
     reference only (path and sha256); large ones are sent that way in any case. ``rungs`` runs
-    only those rungs of the ladder (of ``parse``, ``format``, ``lint``, ``typecheck``, and
-    ``tests`` for apply); policy and anchor always run. None: every rung the workspace enables.
+    only those rungs of the ladder (of ``parse``, ``format``, ``lint``, ``typecheck``,
+    ``review``, and ``tests`` for apply); policy and anchor always run. None: every rung the
+    workspace enables. ``intent`` is what the caller says the patch does, in its own words; the
+    workspace's reviewer (if it names one) judges the patch against it, as untrusted data.
     """
 
     root: str
@@ -90,6 +92,7 @@ class CheckRequest(Message, frozen=True, tag="check"):
     timeout_s: float = 120.0
     return_contents: bool = True
     rungs: list[str] | None = None
+    intent: str | None = None
 
 
 class StatusRequest(Message, frozen=True, tag="status"):
@@ -104,7 +107,8 @@ class StatsRequest(Message, frozen=True, tag="stats"):
 
 class ApplyRequest(Message, frozen=True, tag="apply"):
     """Run the ladder; only if every rung passes, write the patch all-or-nothing, then run the
-    disk rungs (the affected tests; with ``finish``, the "once at the end" rungs too)."""
+    disk rungs (the affected tests; with ``finish``, the "once at the end" rungs too).
+    ``intent`` as for ``CheckRequest``."""
 
     root: str
     changes: list[FileChange]
@@ -113,6 +117,7 @@ class ApplyRequest(Message, frozen=True, tag="apply"):
     finish: bool = False
     return_contents: bool = True
     rungs: list[str] | None = None
+    intent: str | None = None
 
 
 class FinishRequest(Message, frozen=True, tag="finish"):
@@ -263,10 +268,14 @@ class StatusReply(Message, frozen=True, tag="status_reply"):
 
 
 class RungStats(msgspec.Struct, frozen=True):
+    """``runs`` and ``caught`` count the rung's pass and fail outcomes; ``failed_open`` the times
+    it ran but could not judge and let the patch through (a reviewer that errored)."""
+
     rung: str
     runs: int
     caught: int
     median_ms: float
+    failed_open: int = 0
 
 
 class StatsReply(Message, frozen=True, tag="stats_reply"):

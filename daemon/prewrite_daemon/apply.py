@@ -51,7 +51,7 @@ async def apply_patch(
     await asyncio.to_thread(recover, journal_dir)
     check = CheckRequest(
         request.root, request.changes, request.python, request.timeout_s,
-        return_contents=request.return_contents, rungs=request.rungs,
+        return_contents=request.return_contents, rungs=request.rungs, intent=request.intent,
     )  # fmt: skip
     reply = await entry.run_ladder(ladder, check)
     if not reply.ok or ladder.final is None:

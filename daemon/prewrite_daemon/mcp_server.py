@@ -49,6 +49,7 @@ Python = Annotated[str | None, Field(description=guide.PYTHON)]
 Timeout = Annotated[float, Field(description=guide.TIMEOUT, gt=0, le=3600)]
 Contents = Annotated[bool, Field(description=guide.CONTENTS)]
 Finish = Annotated[bool, Field(description=guide.FINISH)]
+Intent = Annotated[str | None, Field(description=guide.INTENT)]
 
 
 class PrewriteTools:
@@ -66,11 +67,12 @@ class PrewriteTools:
         python: Python = None,
         timeout_s: Timeout = 120.0,
         return_contents: Contents = True,
+        intent: Intent = None,
     ) -> CallToolResult:
         def call(client: Client, workspace: Path, patch: list[FileChange]) -> CallToolResult:
             reply = client.check(
                 workspace, patch, python=python, timeout_s=timeout_s,
-                return_contents=return_contents, rungs=rungs,
+                return_contents=return_contents, rungs=rungs, intent=intent,
             )  # fmt: skip
             return answers.check_result(reply, _sent(changes))
 
@@ -85,11 +87,12 @@ class PrewriteTools:
         timeout_s: Timeout = 120.0,
         finish: Finish = False,
         return_contents: Contents = True,
+        intent: Intent = None,
     ) -> CallToolResult:
         def call(client: Client, workspace: Path, patch: list[FileChange]) -> CallToolResult:
             reply = client.apply(
                 workspace, patch, python=python, timeout_s=timeout_s, finish=finish,
-                return_contents=return_contents, rungs=rungs,
+                return_contents=return_contents, rungs=rungs, intent=intent,
             )  # fmt: skip
             return answers.apply_result(reply, _sent(changes))
 

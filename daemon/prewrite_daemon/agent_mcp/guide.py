@@ -58,8 +58,12 @@ DELETE = "True to delete the file (exclusive with `content` and `edits`)."
 FIND = "Text that occurs exactly once in the file (verbatim, indentation included)."
 REPLACE = "The text that replaces `find`; empty to delete it."
 RUNGS = (
-    "Run only these rungs (parse, format, lint, typecheck; and tests for apply). Omitted: every "
-    "rung the workspace enables. Policy and anchoring always run."
+    "Run only these rungs (parse, format, lint, typecheck, review; and tests for apply). "
+    "Omitted: every rung the workspace enables. Policy and anchoring always run."
+)
+INTENT = (
+    "What the patch is meant to do, in a sentence or two. A workspace that names a reviewer "
+    "has it judge the patch against this; a refutation names its ground and evidence."
 )
 PYTHON = (
     "The interpreter whose installed packages the type checker resolves. Omitted: the root's "

@@ -34,7 +34,7 @@ from prewrite.errors import BadRequest, ErrorDetail, InvalidWorkspace
 from prewrite.protocol import Edit, FileChange
 from prewrite_daemon.agent_mcp import guide
 
-RungName = Literal["parse", "format", "lint", "typecheck", "tests"]
+RungName = Literal["parse", "format", "lint", "typecheck", "review", "tests"]
 
 
 class EditInput(BaseModel):

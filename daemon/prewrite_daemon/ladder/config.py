@@ -31,6 +31,10 @@ from the file's real path in the workspace.
     protect = [{path = "templates/*.html", text = "<script src=\"/a.js\"></script>"}]
                              # text a patch must not remove from matching files (protect.py);
                              # a patch cannot drop the rule: it is part of this table
+    reviewer = {command = ["python", "review.py"], timeout = 30}
+                             # off when absent: the workspace's own command judges the patch
+                             # and the caller's intent after the type check (review.py); run
+                             # only in a trusted workspace; fails open when it errors
 """
 
 from __future__ import annotations
@@ -87,9 +91,9 @@ DEFAULT_DENY = (
     "yarn.lock",
     "pnpm-lock.yaml",
 )
-RUNGS = ("policy", "anchor", "parse", "format", "lint", "typecheck")
+RUNGS = ("policy", "anchor", "parse", "format", "lint", "typecheck", "review")
 # What a request's ``rungs`` may choose; policy and anchor always run (safety, not checks).
-SELECTABLE_RUNGS = ("parse", "format", "lint", "typecheck", "tests")
+SELECTABLE_RUNGS = ("parse", "format", "lint", "typecheck", "review", "tests")
 ALWAYS_RUN = ("policy", "anchor")
 _RUFF_FILES = ("ruff.toml", ".ruff.toml")
 
@@ -105,6 +109,15 @@ class FinishRung:
 class ProtectRule:
     path: str  # a glob from the root (with a '/'), else of the file's name
     text: str  # must stay in a matching file that holds it before the patch
+
+
+@dataclass(frozen=True)
+class ReviewerCommand:
+    """The workspace's reviewer (``review.py``): its argv, run from the root, and the seconds
+    its first attempt may take (a retry after an unparseable answer gets twice as many)."""
+
+    command: tuple[str, ...]
+    timeout_s: float = 30.0
 
 
 @dataclass(frozen=True)
@@ -124,17 +137,23 @@ class LadderConfig:
     allow_config_changes: bool = False
     allow_relaxation: bool = False
     protect: tuple[ProtectRule, ...] = ()
+    reviewer: ReviewerCommand | None = None  # None: the review rung is off
     not_requested: frozenset[str] = frozenset()  # left out by the request's ``rungs``
 
     def enabled(self, rung: str) -> bool:
         if rung in self.not_requested:
             return False
-        return {"format": self.format, "lint": self.lint, "typecheck": self.typecheck}.get(
-            rung, True
-        )
+        return {
+            "format": self.format,
+            "lint": self.lint,
+            "typecheck": self.typecheck,
+            "review": self.reviewer is not None,
+        }.get(rung, True)
 
     def why_not_run(self, rung: str) -> tuple[Literal["off", "skipped"], str]:
         """A rung that does not run: left out by the request, or off in the workspace."""
+        if rung == "review" and self.reviewer is None:
+            return "off", "off (no [tool.prewrite] reviewer)"
         if rung in self.not_requested:
             return "skipped", "not requested"
         return "off", "off"
@@ -199,7 +218,8 @@ def load_config(root: Path) -> LadderConfig:
     )
     known = {"format", "lint", "typecheck", "allow_extensions", "deny", "allow",
              "allow_dependency_changes", "tests", "test_timeout", "rollback_on_fail",
-             "finish", "allow_config_changes", "allow_relaxation", "hook", "protect"}  # fmt: skip
+             "finish", "allow_config_changes", "allow_relaxation", "hook", "protect",
+             "reviewer"}  # fmt: skip
     unknown = sorted(set(table) - known)
     if unknown:
         raise BadRequest(
@@ -227,6 +247,7 @@ def load_config(root: Path) -> LadderConfig:
         allow_config_changes=_flag(table, "allow_config_changes", False),
         allow_relaxation=_flag(table, "allow_relaxation", False),
         protect=_protect_rules(table.get("protect", [])),
+        reviewer=_reviewer(table.get("reviewer")),
     )
 
 
@@ -276,3 +297,23 @@ def _protect_rules(value: object) -> tuple[ProtectRule, ...]:
             raise bad
         rules.append(ProtectRule(path, text))
     return tuple(rules)
+
+
+def _reviewer(value: object) -> ReviewerCommand | None:
+    if value is None:
+        return None
+    bad = BadRequest(
+        '[tool.prewrite] reviewer must be {command = ["program", "arg", ...], timeout = seconds}',
+        [ErrorDetail(f"reviewer = {value!r}", "pyproject.toml")],
+    )
+    if not isinstance(value, dict) or not set(value) <= {"command", "timeout"}:  # pyright: ignore[reportUnknownArgumentType]
+        raise bad
+    table: dict[str, Any] = value  # pyright: ignore[reportUnknownVariableType]
+    command = table.get("command")
+    if not isinstance(command, list) or not command:
+        raise bad
+    argv: list[object] = command  # pyright: ignore[reportUnknownVariableType]
+    if not all(isinstance(a, str) and a for a in argv):
+        raise bad
+    timeout = _seconds(table.get("timeout", 30), "reviewer.timeout")
+    return ReviewerCommand(tuple(str(a) for a in argv), timeout)

@@ -2,7 +2,9 @@
 
 One row per verdict (time, workspace, outcome, failed rung, total time, files) and one per rung
 run (rung, outcome, time). ``stats`` answers, per rung, how often it ran, how often it caught a
-failure, and its median cost.
+failure, and its median cost. The review rung's answers are kept whole (``reviews``: the
+reviewer's verdict as JSON, or why it failed open) — the autopsy of a refuted patch — and
+``stats`` counts the times it failed open.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import time
 from typing import TYPE_CHECKING
 
 from prewrite.protocol import RungStats, StatsReply
+from prewrite_daemon.ladder.config import RUNGS
+from prewrite_daemon.ladder.review import FAILED_OPEN
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -41,6 +45,11 @@ CREATE TABLE IF NOT EXISTS rung_runs (
     ms REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS verdicts_workspace ON verdicts(workspace);
+CREATE TABLE IF NOT EXISTS reviews (
+    verdict INTEGER NOT NULL REFERENCES verdicts(id),
+    outcome TEXT NOT NULL,
+    answer TEXT NOT NULL
+);
 """
 
 
@@ -75,6 +84,19 @@ class VerdictRecord:
                 "INSERT INTO rung_runs (verdict, rung, outcome, ms) VALUES (?, ?, ?, ?)",
                 [(cur.lastrowid, r.rung, r.outcome, r.ms) for r in rungs],
             )
+            self._db.executemany(
+                "INSERT INTO reviews (verdict, outcome, answer) VALUES (?, ?, ?)",
+                [(cur.lastrowid, r.outcome, r.detail) for r in rungs if _reviewed(r)],
+            )
+
+    def reviews(self, workspace: str | None = None) -> list[tuple[str, str]]:
+        """Every reviewer answer kept, oldest first: (rung outcome, verdict JSON or reason)."""
+        where, args = ("WHERE v.workspace = ?", (workspace,)) if workspace else ("", ())
+        return self._db.execute(
+            f"SELECT r.outcome, r.answer FROM reviews r JOIN verdicts v ON r.verdict = v.id "
+            f"{where} ORDER BY v.id",
+            args,
+        ).fetchall()
 
     def stats(self, workspace: str | None) -> StatsReply:
         where, args = ("WHERE v.workspace = ?", (workspace,)) if workspace else ("", ())
@@ -92,13 +114,17 @@ class VerdictRecord:
         for rung, outcome, ms in rows:
             if outcome in ("pass", "fail"):
                 per_rung.setdefault(rung, []).append((outcome, ms))
-        order = ["policy", "anchor", "parse", "format", "lint", "typecheck"]
+        failed_open = sum(outcome == "skipped" for outcome, _ in self.reviews(workspace))
+        if failed_open:
+            per_rung.setdefault("review", [])
+        order = [*RUNGS]
         stats = [
             RungStats(
                 rung=rung,
                 runs=len(runs),
                 caught=sum(1 for outcome, _ in runs if outcome == "fail"),
-                median_ms=round(statistics.median(ms for _, ms in runs), 1),
+                median_ms=round(statistics.median(ms for _, ms in runs), 1) if runs else 0.0,
+                failed_open=failed_open if rung == "review" else 0,
             )
             for rung, runs in sorted(
                 per_rung.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else 99
@@ -108,6 +134,13 @@ class VerdictRecord:
 
     def close(self) -> None:
         self._db.close()
+
+
+def _reviewed(report: RungReport) -> bool:
+    """A review rung that ran: a verdict, or a reviewer that failed open."""
+    return report.rung == "review" and (
+        report.outcome in ("pass", "fail") or report.detail.startswith(FAILED_OPEN)
+    )
 
 
 def record_verdict(

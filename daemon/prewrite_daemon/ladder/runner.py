@@ -1,10 +1,12 @@
-"""Run the ladder on one patch: policy, anchor, parse, format, lint, type check — in that order.
+"""Run the ladder on one patch: policy, anchor, parse, format, lint, type check, review — in that
+order.
 
 Every rung works on the candidate strings, never on disk, and the first failure ends the ladder
 with one actionable answer: policy and anchoring failures are typed errors (the patch cannot be
 checked at all); parse, format, lint and type-check failures are verdicts naming the rung and
 its findings. The format rung is a mutation: the formatted text is what later rungs check and
-what the answer returns as the files to write.
+what the answer returns as the files to write. The review rung (off unless the workspace names a
+reviewer, ``review.py``) comes last, on the formatted patch, only when everything before passed.
 
 A patch that changes ruff's configuration is judged by ruff twice: under the configuration before
 the patch (the workspace as it is) and under the patch's new one (a patched view of it, see
@@ -34,10 +36,12 @@ from prewrite.protocol import (
     Outcome,
     RungReport,
 )
+from prewrite.trust import is_trusted
 from prewrite_daemon.ladder.config import RUNGS
 from prewrite_daemon.ladder.parse import parse_patch
 from prewrite_daemon.ladder.policy import check_content, check_path
 from prewrite_daemon.ladder.protect import check_protected
+from prewrite_daemon.ladder.review import finding, review_patch
 from prewrite_daemon.ladder.ruff import linter_config_changes, patched_view
 from prewrite_daemon.ladder.ruff_rungs import AFTER, BEFORE, Judges, format_files, lint_files
 from prewrite_daemon.limits import Deadline
@@ -68,6 +72,9 @@ class Ladder:
     formatted: set[str] = field(default_factory=lambda: set[str]())  # the format rung changed
     verified: list[str] = field(default_factory=lambda: [])
     not_verified: list[str] = field(default_factory=lambda: [])
+    # Whether the root may run its own code (the reviewer is its command); the user's list.
+    trusted: Callable[[Path], bool] = is_trusted
+    intent: str | None = None  # the caller's stated intent, for the reviewer
 
     def _report(self, rung: str, outcome: Outcome, started: float, detail: str = "") -> None:
         ms = round((time.perf_counter() - started) * 1000, 1)
@@ -84,10 +91,12 @@ class Ladder:
     def _not_run(self, rung: str) -> None:
         outcome, why = self.config.why_not_run(rung)
         self.reports.append(RungReport(rung, outcome, detail=why))
-        self.not_verified.append(f"{rung}: {why}")
+        if rung != "review" or self.config.reviewer is not None:  # an opt-in, not a gap
+            self.not_verified.append(f"{rung}: {why}")
 
     async def run(self, request: CheckRequest) -> CheckReply:
         deadline = Deadline(request.timeout_s)
+        self.intent = request.intent
         rung, t = "policy", time.perf_counter()
         try:
             self.config = self.config.restricted(request.rungs)
@@ -140,12 +149,42 @@ class Ladder:
             return verdict
         if not self.config.enabled("typecheck"):
             self._not_run("typecheck")
-            return self._verdict(None, [], patch)
+            return await self._review(patch, deadline, None)
         t = time.perf_counter()
         reply = await self.typecheck(patch, deadline.left())
         self._report("typecheck", "pass" if reply.ok else "fail", t)
         self.verified.append(f"typecheck: {len(reply.checked_files)} file(s) compared")
-        return self._verdict(None if reply.ok else "typecheck", reply.diagnostics, patch, reply)
+        if not reply.ok:
+            return self._verdict("typecheck", reply.diagnostics, patch, reply)
+        return await self._review(patch, deadline, reply)
+
+    async def _review(
+        self, patch: PreparedPatch, deadline: Deadline, typed: CheckReply | None
+    ) -> CheckReply:
+        """The reviewer rung, last: the workspace's own command, so only in a trusted root."""
+        warnings = typed.diagnostics if typed else []
+        reviewer = self.config.reviewer
+        if reviewer is None or not self.config.enabled("review"):
+            self._not_run("review")
+            return self._verdict(None, warnings, patch, typed)
+        if not self.trusted(self.root):
+            why = "not run: the workspace is not trusted to run its own code (prewrite trust ROOT)"
+            self.reports.append(RungReport("review", "skipped", detail=why))
+            self.not_verified.append(f"review: {why}")
+            return self._verdict(None, warnings, patch, typed)
+        t = time.perf_counter()
+        review = await review_patch(reviewer, self.root, patch, self.intent, deadline)
+        self._report("review", review.outcome, t, review.detail)
+        self.verified.extend(review.notes)
+        if review.verdict is None:
+            self.not_verified.append(f"review: {review.detail}")
+        elif review.verdict.verdict == "refute":
+            return self._verdict(
+                "review", [finding(review.verdict, patch), *warnings], patch, typed
+            )
+        else:
+            self.verified.append(f"review: approved by {' '.join(reviewer.command)}")
+        return self._verdict(None, warnings, patch, typed)
 
     async def _ruff_rungs(
         self, patch: PreparedPatch, deadline: Deadline
@@ -192,7 +231,7 @@ class Ladder:
         patch: PreparedPatch,
         typed: CheckReply | None = None,
     ) -> CheckReply:
-        if failed is not None and failed != "typecheck":
+        if failed is not None:
             self._skip_rest(failed)
         self.final = patch
         files = [_candidate(e, e.path in self.formatted) for e in patch.edits]
