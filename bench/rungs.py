@@ -2,8 +2,9 @@
 ruff format, ruff lint.
 
 Measured in-process with the daemon's own rung code: the policy checks and the anchoring
-(``prepare_patch``: base hashes, base texts), ``ast`` parsing, and ``ruff`` by stdin, files in
-parallel, base-text lint results cached as in the daemon (a first, untimed pass warms them).
+(``prepare_patch``: base hashes, base texts), ``ast`` parsing, and ruff — its warm server as
+the daemon runs it, or (``warm=False``) a process per file and rung by stdin — files in parallel,
+base-text lint results cached as in the daemon (an untimed first pass warms them and the server).
 The workload's own ruff configuration applies; format and lint run here even though the staged
 copy turns them off for the type-check comparison.
 """
@@ -61,10 +62,20 @@ async def _once(ladder: Ladder, changes: list[FileChange]) -> dict[str, float]:
 
 
 async def _measure(
-    root: Path, python: str, patches: list[BenchPatch], runs: int
+    root: Path, python: str, patches: list[BenchPatch], runs: int, warm: bool
 ) -> dict[str, dict[str, float]]:
     config: LadderConfig = load_config(root)
-    ladder = Ladder(root, config, Ruff(root, python), _no_typecheck, ())
+    ruff = Ruff(root, python, warm=warm)
+    ladder = Ladder(root, config, ruff, _no_typecheck, ())
+    try:
+        return await _measure_patches(ladder, patches, runs)
+    finally:
+        await ruff.stop()
+
+
+async def _measure_patches(
+    ladder: Ladder, patches: list[BenchPatch], runs: int
+) -> dict[str, dict[str, float]]:
     results: dict[str, dict[str, float]] = {}
     for patch in patches:
         await _once(ladder, patch.salted(0))  # warm the base-lint cache, as in the daemon
@@ -77,7 +88,11 @@ async def _measure(
 
 
 def measure(
-    root: Path, python: str, patches: list[BenchPatch], runs: int
+    root: Path, python: str, patches: list[BenchPatch], runs: int, warm: bool = True
 ) -> dict[str, dict[str, float]]:
-    """Median ms per rung (and in total) for each of ``patches``, keyed by patch kind."""
-    return asyncio.run(_measure(root, python, patches, runs))
+    """Median ms per rung (and in total) for each of ``patches``, keyed by patch kind.
+
+    ``warm``: ruff through its warm server, as the daemon runs it (started and warmed by the
+    untimed first pass); False: one ``ruff`` process per file and rung, the CLI path.
+    """
+    return asyncio.run(_measure(root, python, patches, runs, warm))

@@ -237,6 +237,7 @@ class Registry:
         try:
             async with ws.lock:
                 await ws.stop()
+                await entry.ruff.stop()
         finally:
             self._releasing.discard(entry)
         log.info("released the workspace %s: its root was deleted or moved", ws.root)
@@ -274,6 +275,7 @@ class Registry:
         if entry.watcher is not None:
             await entry.watcher.stop()
         await entry.workspace.stop()
+        await entry.ruff.stop()  # its warm ruff server; the next check starts one again
 
     def watcher(self, root: Path, python: str, language: str = "python") -> WorkspaceWatcher | None:
         entry = self._entries.get((root, language, python, self.trusted(root)))

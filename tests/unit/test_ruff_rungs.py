@@ -28,7 +28,7 @@ from prewrite_daemon.ladder.ruff import (
 from prewrite_daemon.patch import FileEdit, PreparedPatch
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import AsyncGenerator, Mapping
 
     from prewrite.protocol import Diagnostic
 
@@ -54,9 +54,23 @@ def workspace(tmp_path: Path) -> Path:
     return root
 
 
+@pytest.fixture(params=["cli", "server"])
+async def ruff(workspace: Path, request: pytest.FixtureRequest) -> AsyncGenerator[Ruff]:
+    """The adapter both ways: CLI only, and with its warm ``ruff server`` (which must answer
+    the same; the CLI answers while the server cannot vouch for the files just written)."""
+    ruff = Ruff(workspace, sys.executable, warm=request.param == "server")
+    if ruff.warm is not None:
+        for _ in range(2):  # a start in the tick the fixture wrote its files is not trusted
+            await ruff.lint("pkg/prime.py", "", TIMEOUT_S)
+        assert ruff.warm.statistics().served > 0
+    yield ruff
+    await ruff.stop()
+    assert ruff.warm is None or ruff.warm.statistics().failures == 0
+
+
 @pytest.fixture
-def ruff(workspace: Path) -> Ruff:
-    return Ruff(workspace, sys.executable)
+def cli_ruff(workspace: Path) -> Ruff:
+    return Ruff(workspace, sys.executable, warm=False)
 
 
 def _positions(found: list[Diagnostic]) -> list[tuple[str, int, int, int, int]]:
@@ -104,7 +118,10 @@ async def test_excluded_paths_are_not_linted_or_formatted(ruff: Ruff) -> None:
     assert await ruff.format("generated/m.py", "x=( 1,2 )\n", TIMEOUT_S) == ("x=( 1,2 )\n", "")
 
 
-async def test_lint_base_is_cached_by_content(ruff: Ruff, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_lint_base_is_cached_by_content(
+    cli_ruff: Ruff, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ruff = cli_ruff
     real_run = ruff_module._run  # pyright: ignore[reportPrivateUsage]
     calls: list[list[str]] = []
 
@@ -128,7 +145,8 @@ async def test_lint_base_is_cached_by_content(ruff: Ruff, monkeypatch: pytest.Mo
     assert len(calls) == 5
 
 
-def test_commands_name_the_real_path_and_read_stdin(ruff: Ruff) -> None:
+def test_commands_name_the_real_path_and_read_stdin(cli_ruff: Ruff) -> None:
+    ruff = cli_ruff
     for argv in (ruff.lint_command("pkg/m.py"), ruff.format_command("pkg/m.py")):
         assert argv[0] == ruff.exe
         assert "--force-exclude" in argv
@@ -143,11 +161,14 @@ async def test_a_config_above_the_root_resolves_like_ci(workspace: Path) -> None
     (top / "ruff.toml").write_text('line-length = 20\n[lint]\nselect = ["E501"]\n')
     root = top / "packages" / "lib"
     _write_files(root, {"pyproject.toml": '[project]\nname = "lib"\n', "m.py": LONG})
-    ruff = Ruff(root, sys.executable)
-    ci = _ruff_json([ruff.exe, "check", "--no-cache", "--output-format", "json", "m.py"], root)
+    exe = ruff_executable(sys.executable)
+    ci = _ruff_json([exe, "check", "--no-cache", "--output-format", "json", "m.py"], root)
     assert [c[0] for c in ci] == ["E501"]
-    found = await ruff.lint("m.py", LONG, TIMEOUT_S)
-    assert _positions(found) == [c[:5] for c in ci]
+    for warm in (False, True):
+        ruff = Ruff(root, sys.executable, warm=warm)
+        found = await ruff.lint("m.py", LONG, TIMEOUT_S)
+        await ruff.stop()
+        assert _positions(found) == [c[:5] for c in ci]
 
 
 def test_workspace_ruff_is_preferred(tmp_path: Path) -> None:
@@ -220,7 +241,7 @@ def test_ladder_lint_settings_equal_ci_settings_in_this_repo(rel: str) -> None:
     """``--show-settings`` both ways. ruff refuses it together with ``--stdin-filename``, so
     the ladder's side keeps every other flag of its command and names the path positionally;
     the stdin resolution itself is compared by findings in the next test."""
-    ladder = Ruff(REPO, sys.executable)
+    ladder = Ruff(REPO, sys.executable, warm=False)
     argv = ladder.lint_command(rel)
     at = argv.index("--stdin-filename")
     ladder_side = _settings([*argv[:at], "--show-settings", rel])
@@ -238,7 +259,7 @@ def test_ladder_stdin_lint_finds_what_ci_finds_in_this_repo(rel: str) -> None:
     the config (target version, line length, isort sections, per-file ignores, TC base
     classes) while the comparison stays fair; CI's clean files would otherwise compare [] == [].
     """
-    ladder = Ruff(REPO, sys.executable)
+    ladder = Ruff(REPO, sys.executable, warm=False)
     argv = ladder.lint_command(rel)
     ladder_argv = [argv[0], argv[1], "--extend-select", "ALL", *argv[2:]]
     ci_argv = [ladder.exe, "check", "--extend-select", "ALL", "--no-fix", "--output-format",
@@ -250,10 +271,15 @@ def test_ladder_stdin_lint_finds_what_ci_finds_in_this_repo(rel: str) -> None:
     assert via_stdin == via_path
 
 
-async def test_ci_excluded_paths_are_not_linted_by_the_ladder_in_this_repo() -> None:
-    ladder = Ruff(REPO, sys.executable)
-    assert await ladder.lint("bench/demo/repo/shop/x.py", UNUSED_AND_UNDEFINED, TIMEOUT_S) == []
-    assert await ladder.lint("bench/x.py", UNUSED_AND_UNDEFINED, TIMEOUT_S) != []
+@pytest.mark.parametrize("warm", [False, True], ids=["cli", "server"])
+async def test_ci_excluded_paths_are_not_linted_by_the_ladder_in_this_repo(warm: bool) -> None:
+    ladder = Ruff(REPO, sys.executable, warm=warm)
+    try:
+        excluded = await ladder.lint("bench/demo/repo/shop/x.py", UNUSED_AND_UNDEFINED, TIMEOUT_S)
+        assert excluded == []
+        assert await ladder.lint("bench/x.py", UNUSED_AND_UNDEFINED, TIMEOUT_S) != []
+    finally:
+        await ladder.stop()
 
 
 # --- a patch that changes ruff's configuration: detection and the patched view -------------
@@ -426,7 +452,7 @@ async def test_lint_in_the_patched_view_equals_ruff_in_the_patched_tree(
     """The ladder's "under the patch's new config" equals CI's ``ruff check .`` on a real copy
     of the tree with the patch written, placed beside the workspace (same directories above)."""
     patch, copy, targets = _case_trees(tmp_path, case)
-    ruff = Ruff(patch.root, sys.executable)
+    ruff = Ruff(patch.root, sys.executable, warm=False)  # a view: always the CLI
     ci = _ci_findings(copy, ruff.exe)
     with patched_view(patch) as view:
         for rel, text in targets.items():
@@ -474,7 +500,7 @@ def test_the_view_reads_like_the_patched_tree_and_writes_only_itself(tmp_path: P
 async def test_a_configuration_ruff_rejects_is_a_finding_in_the_view(workspace: Path) -> None:
     root = workspace
     _write_files(root, {"pkg/m.py": "X = 1\n"})
-    ruff = Ruff(root, sys.executable)
+    ruff = Ruff(root, sys.executable, warm=False)  # a view: always the CLI
     patch = _edits(root, {"ruff.toml": "line-lenght = 5\n"})
     with patched_view(patch) as view:
         [finding] = await ruff.lint("pkg/m.py", "X = 1\n", TIMEOUT_S, view)

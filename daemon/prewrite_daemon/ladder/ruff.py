@@ -44,11 +44,14 @@ from typing import TYPE_CHECKING, Any
 
 from prewrite.errors import BackendFailed
 from prewrite.protocol import Diagnostic
+from prewrite_daemon.ladder.ruff_trust import dig, extended_config
+from prewrite_daemon.ladder.ruff_warm import WarmRuff
 from prewrite_daemon.process import run_captured
 
 if TYPE_CHECKING:
     from collections.abc import Generator
 
+    from prewrite_daemon.ladder.ruff_server import Finding
     from prewrite_daemon.patch import PreparedPatch
 
 CONCURRENCY = 4
@@ -81,7 +84,7 @@ def _configures_ruff(pyproject: str, mtime_ns: int, size: int) -> bool:
         data = tomllib.loads(Path(pyproject).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         return True
-    return _dig(data, "tool", "ruff") is not None
+    return dig(data, "tool", "ruff") is not None
 
 
 def ruff_executable(python: str | None) -> str:
@@ -103,13 +106,6 @@ async def _run(argv: list[str], text: str, cwd: Path, timeout_s: float) -> tuple
     return await run_captured(argv, cwd, text, timeout_s, argv[1])
 
 
-def _dig(data: dict[str, Any], *keys: str) -> object:
-    node: object = data
-    for key in keys:
-        node = node.get(key) if isinstance(node, dict) else None  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
-    return node  # pyright: ignore[reportUnknownVariableType]
-
-
 def _ruff_settings(name: str, text: str | None) -> object:
     """What ruff reads from one file (parsed), or the raw text when it does not parse."""
     if name != "pyproject.toml" and text is None:
@@ -120,23 +116,8 @@ def _ruff_settings(name: str, text: str | None) -> object:
         return text
     if name == "pyproject.toml":
         # ruff infers its target version from requires-python when the config names none.
-        return _dig(data, "tool", "ruff"), _dig(data, "project", "requires-python")
+        return dig(data, "tool", "ruff"), dig(data, "project", "requires-python")
     return data
-
-
-def _extended(path: Path, text: str | None) -> Path | None:
-    """The file this configuration's ``extend`` names, if any (ruff: relative to the file)."""
-    if text is None or "extend" not in text:
-        return None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
-        return None
-    keys = ("tool", "ruff", "extend") if path.name == "pyproject.toml" else ("extend",)
-    value = _dig(data, *keys)
-    if not isinstance(value, str):
-        return None
-    return Path(os.path.normpath(path.parent / os.path.expanduser(value)))
 
 
 def _extended_files(patch: PreparedPatch) -> set[Path]:
@@ -162,7 +143,7 @@ def _extended_files(patch: PreparedPatch) -> set[Path]:
             continue
         seen.add(path)
         for text in versions(path):
-            target = _extended(path, text)
+            target = extended_config(path, text)
             if target is not None:
                 reached.add(target)
                 todo.append(target)
@@ -247,9 +228,12 @@ class Ruff:
     """Format and lint texts as if they were at their path in ``root`` (or in a patched view
     of it: ``view``, where a configuration ruff rejects is a finding, not a backend failure)."""
 
-    def __init__(self, root: Path, python: str | None) -> None:
+    def __init__(self, root: Path, python: str | None, warm: bool = True) -> None:
         self.root = root
         self.exe = ruff_executable(python)
+        # A warm ``ruff server`` answers for the workspace itself (never a patched view) when
+        # it can; the CLI below is the reference it falls back to.
+        self.warm = WarmRuff(self.exe, root, BREAKAGE_RULES) if warm else None
         self._base_lint: dict[tuple[str, str, bool], list[Diagnostic]] = {}
         self._limit = asyncio.Semaphore(CONCURRENCY)
 
@@ -285,6 +269,10 @@ class Ruff:
         self, rel: str, text: str, timeout_s: float, view: Path | None = None
     ) -> tuple[str | None, str]:
         """(formatted text, "") or (None, ruff's error) when ruff cannot format it."""
+        if view is None and self.warm is not None:
+            out = await self.warm.format(self.root / rel, text, timeout_s)
+            if out is not None:
+                return out, ""
         argv = self.format_command(rel, view)
         async with self._limit:
             code, out, err = await _run(argv, text, view or self.root, timeout_s)
@@ -295,6 +283,11 @@ class Ruff:
     async def lint(
         self, rel: str, text: str, timeout_s: float, view: Path | None = None
     ) -> list[Diagnostic]:
+        if view is None and self.warm is not None:
+            configured = self.configured(rel)
+            found = await self.warm.lint(self.root / rel, text, timeout_s, configured)
+            if found is not None:
+                return _in_order([_from_server(rel, f) for f in found])
         argv = self.lint_command(rel, view)
         async with self._limit:
             code, out, err = await _run(argv, text, view or self.root, timeout_s)
@@ -307,7 +300,12 @@ class Ruff:
             items: list[dict[str, Any]] = json.loads(out or "[]")
         except ValueError as exc:
             raise BackendFailed(f"ruff check gave no JSON for {rel}") from exc
-        return [_diagnostic(rel, item) for item in items]
+        return _in_order([_diagnostic(rel, item) for item in items])
+
+    async def stop(self) -> None:
+        """Stop the warm server, if one runs (the workspace is released or the daemon stops)."""
+        if self.warm is not None:
+            await self.warm.stop()
 
     async def lint_base(self, rel: str, text: str, timeout_s: float) -> list[Diagnostic]:
         key = (rel, hashlib.sha256(text.encode()).hexdigest(), self.configured(rel))
@@ -328,5 +326,27 @@ def _diagnostic(rel: str, item: dict[str, Any]) -> Diagnostic:
         severity="error",
         rule=str(item.get("code") or "syntax"),
         message=str(item.get("message", "")),
+        source="ruff",
+    )
+
+
+def _in_order(found: list[Diagnostic]) -> list[Diagnostic]:
+    """One order for both paths: ruff's own leaves findings at one position in the order its
+    checks ran, which differs between ``ruff check`` and ``ruff server``."""
+    return sorted(found, key=lambda d: (d.line, d.column, d.end_line, d.end_column, d.rule))
+
+
+def _from_server(rel: str, found: Finding) -> Diagnostic:
+    """A server finding as the CLI words it: the CLI's JSON keeps the help line apart."""
+    message = found.message.split("\n\nhelp: ", 1)[0]
+    return Diagnostic(
+        path=rel,
+        line=found.line,
+        column=found.column,
+        end_line=found.end_line,
+        end_column=found.end_column,
+        severity="error",
+        rule=found.rule or "syntax",
+        message=message,
         source="ruff",
     )
