@@ -43,8 +43,7 @@ output: only the diagnostics the patch introduces, as path:line:col: severity: m
 
 exit status of check:
   0  the patch introduces no error
-  1  a rung found an error the patch introduces (parse, format, lint, type check), or the
-     workspace's reviewer refuted it
+  1  a rung found an error the patch introduces (parse, format, lint, type check or review)
   2  the check could not be done (refused path, unanchored edit, stale base, timeout, ...)
 """
 
