@@ -1,8 +1,10 @@
 """What a piece of Python source mentions, and the names each import statement binds.
 
-A unit's mentions: every name with the attribute chain it roots (``a.b.c``), every attribute
-name, names inside strings that parse as expressions (forward references, ``getattr(x, "m")``),
-type comments, and ``match`` keyword patterns; plus the facts that shape regions (``global``,
+A unit's mentions: every name with the attribute chain it roots (``a.b.c``; the chains that are
+the one argument of ``vars()`` or ``dir()`` apart: typeshed types them ``Any``/``object`` and
+returns a fixed type, so the object's own type decides nothing there), every attribute name,
+names inside strings that parse as expressions (forward references, ``getattr(x, "m")``), type
+comments, and ``match`` keyword patterns; plus the facts that shape regions (``global``,
 ``self.x`` stores, walrus targets, nested imports).
 """
 
@@ -19,6 +21,7 @@ if TYPE_CHECKING:
 # a type expression: starts like one (no digit: "1a" only makes the parser warn), few symbols
 _EXPRESSION_CHARS = re.compile(r"\s*[^\W\d'\"(\[][\w\s.,\[\]|'\"()]{0,499}")
 _DOTTED = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
+OPAQUE_CALLS = frozenset({"vars", "dir"})  # builtins whose one argument's type decides nothing
 
 
 @dataclass
@@ -26,6 +29,7 @@ class Scan:
     """What one unit mentions, and the facts about it that shape the regions."""
 
     chains: set[str] = field(default_factory=lambda: set[str]())  # "a", "a.b.c": rooted at a name
+    opaque: set[tuple[str, str]] = field(default_factory=lambda: set[tuple[str, str]]())  # vars(a)
     attrs: set[str] = field(default_factory=lambda: set[str]())
     strings: set[str] = field(default_factory=lambda: set[str]())  # chains read from strings
     stored: set[str] = field(default_factory=lambda: set[str]())  # names assigned, not read
@@ -52,6 +56,13 @@ def scan(nodes: Iterable[ast.AST]) -> Scan:
         elif isinstance(node, ast.Constant):
             if isinstance(node.value, str):
                 _scan_string(node.value, out)
+        elif isinstance(node, ast.Call) and (call := _opaque_call(node)):
+            stack.append(node.func)
+            arg = node.args[0]
+            if isinstance(arg, ast.Name):
+                out.opaque.add((call, arg.id))
+            elif isinstance(arg, ast.Attribute):
+                _scan_attribute(arg, out, stack, opaque=call)
         elif isinstance(node, ast.AST) and not isinstance(node, ast.expr_context):
             if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
                 continue  # a docstring or a bare literal: never a reference
@@ -91,7 +102,23 @@ def _record_fact(node: ast.AST, out: Scan) -> None:
         _scan_type_comment(comment, out)
 
 
-def _scan_attribute(node: ast.Attribute, out: Scan, stack: list[object]) -> None:
+def _opaque_call(node: ast.Call) -> str:
+    """``vars(a.b)``, ``dir(a)``: the builtin's name when the argument is one dotted chain."""
+    func, args = node.func, node.args
+    if not isinstance(func, ast.Name) or func.id not in OPAQUE_CALLS or len(args) != 1:
+        return ""
+    if node.keywords or not _is_chain(args[0]):
+        return ""
+    return func.id
+
+
+def _is_chain(node: ast.expr) -> bool:
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)
+
+
+def _scan_attribute(node: ast.Attribute, out: Scan, stack: list[object], opaque: str = "") -> None:
     parts = [node.attr]
     root: ast.expr = node.value
     while isinstance(root, ast.Attribute):
@@ -102,7 +129,9 @@ def _scan_attribute(node: ast.Attribute, out: Scan, stack: list[object]) -> None
         out.attrs.update(parts[1:])
     else:
         out.attrs.update(parts)
-    if isinstance(root, ast.Name):
+    if isinstance(root, ast.Name) and opaque:
+        out.opaque.add((opaque, ".".join([root.id, *reversed(parts)])))
+    elif isinstance(root, ast.Name):
         out.chains.add(".".join([root.id, *reversed(parts)]))
         if len(parts) == 1 and isinstance(node.ctx, ast.Store | ast.Del):
             out.stores.add((root.id, node.attr))

@@ -58,6 +58,8 @@ class Propagation:
                 project_protocols |= s.protocol_members
         self._project_protocols = project_protocols
         self._infer_variance = any(s.infer_variance for v in summaries.values() for s in v)
+        # a workspace __builtins__.pyi may type vars()/dir() otherwise: v: tags count as m:
+        self._own_builtins = any(r.rsplit("/", 1)[-1] == "__builtins__.pyi" for r in summaries)
         self.strong: set[tuple[str, str]] = set()
         self.weak: set[tuple[str, str]] = set()
         self.attrs: set[str] = set()
@@ -166,9 +168,12 @@ class Propagation:
         module object. An import binding of it (``import a.b as m``) passes it on as
         ``m.name``; any other use of it as a value (``getattr(m, …)``, ``return m``) depends
         on all of it."""
-        tag = f"m:{module}"
         first = (module, flavor) not in self._modules_hit
         self._modules_hit.add((module, flavor))
+        for tag in (f"m:{module}", *([f"v:{module}"] if self._own_builtins else [])):
+            self._module_users(tag, module, name, flavor, first)
+
+    def _module_users(self, tag: str, module: str, name: str, flavor: str, first: bool) -> None:
         for rel in self._files_with(tag):
             if rel not in self._scope and rel not in self._changed:
                 continue

@@ -8,6 +8,10 @@ Parsed once per ``NameGraph.update``. A tag is one thing a region or the file ca
   package or a module is left to the graph, which matches every file that dotted name may be);
 - ``m:<dotted>``: the object ``dotted`` itself is used (a module passed around or given to
   ``getattr``: it depends on everything in that module);
+- ``v:<dotted>``: the object is only given to ``vars()`` or ``dir()`` (``mentions``), where its
+  type decides nothing; the graph reads it as ``m:`` where the workspace has its own
+  ``__builtins__.pyi``, or where the builtin is not plainly the builtin (any occurrence of the
+  word other than a call, or a star import, in the file: then it is ``m:`` from the start);
 - ``l:<name>``: a module-level name of this file;
 - ``a:<attr>``: an attribute name (``x.attr``, ``getattr(x, "attr")``, ``case C(attr=…)``);
 - ``s:<module>``: a star import of ``module``.
@@ -26,7 +30,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from prewrite_daemon.imports import imported_names
-from prewrite_daemon.mentions import Scan, import_bindings
+from prewrite_daemon.mentions import OPAQUE_CALLS, Scan, import_bindings
 from prewrite_daemon.symbol_changes import is_dunder, star_names
 from prewrite_daemon.symbols import Collected
 
@@ -96,7 +100,23 @@ def summarize(rel: str, source: str) -> tuple[Summary, Collected | None]:
     if tree is None:
         return opaque_summary(rel, source), None
     col = Collected(rel, tree)
-    return summary_of(col, source), col
+    return summary_of(col, source, _plain_builtins(tree, source)), col
+
+
+def _plain_builtins(tree: ast.Module, source: str) -> frozenset[str]:
+    """The names of ``OPAQUE_CALLS`` that mean the builtin everywhere in the file: every
+    occurrence of the word in the source is a call of the name, and no star import can bind it
+    (so no assignment, parameter, import, ``global`` or string spells it)."""
+    names = {n for n in OPAQUE_CALLS if f"{n}(" in source}
+    if not names:
+        return frozenset()
+    calls: dict[str, int] = dict.fromkeys(names, 0)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
+            return frozenset()
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in calls:
+            calls[node.func.id] += 1
+    return frozenset(n for n in names if len(re.findall(rf"\b{n}\b", source)) == calls[n])
 
 
 def opaque_summary(rel: str, source: str) -> Summary:
@@ -117,8 +137,9 @@ def opaque_summary(rel: str, source: str) -> Summary:
     return Summary(rel, frozenset(names), opaque=True)
 
 
-def summary_of(col: Collected, source: str) -> Summary:
-    resolver = _Resolver(col)
+def summary_of(col: Collected, source: str, plain: frozenset[str] = frozenset()) -> Summary:
+    """``plain``: the ``OPAQUE_CALLS`` that are the builtins in this file (see the module doc)."""
+    resolver = _Resolver(col, plain)
     unit_tags = [resolver.tags(found) for _, found in col.units]
     # `__all__` lists names in strings; they are not references (star_names diffs them)
     unit_refs = [resolver.tags(found, strings=False) for _, found in col.units]
@@ -194,7 +215,8 @@ def _key_tags(module: str, absolute: str) -> set[str]:
 class _Resolver:
     """Turns the chains a unit mentions into tags, through the file's imports."""
 
-    def __init__(self, col: Collected) -> None:
+    def __init__(self, col: Collected, plain: frozenset[str]) -> None:
+        self._plain = plain
         self.bindings = [
             b for s in col.import_nodes for b in import_bindings(col.rel, s, col.is_init)
         ]
@@ -223,6 +245,11 @@ class _Resolver:
             if cached is None:
                 cached = self._cache[chain] = self._chain_tags(chain)
             out |= cached
+        for call, chain in found.opaque:
+            tags = self._chain_tags(chain)
+            if call in self._plain and chain not in found.chains:
+                tags = {f"v:{t[2:]}" if t.startswith("m:") else t for t in tags}
+            out |= tags
         if strings:  # a forward reference, or an attribute name: never a module used as a value
             for chain in found.strings - found.chains:
                 out |= {t for t in self._chain_tags(chain) if not t.startswith("m:")}

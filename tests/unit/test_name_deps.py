@@ -610,3 +610,33 @@ def test_the_stdlib_protocol_members_match_the_bundled_typeshed() -> None:
     if not found:
         pytest.skip("pyright's bundled typeshed is not there")
     assert protocol_members_in(found[:1]) <= STDLIB_PROTOCOL_MEMBERS
+
+
+@pytest.mark.parametrize(
+    ("user", "sees"),
+    [
+        ("import pkg.m\n\nprint(vars(pkg.m))\n", False),  # vars/dir: the type decides nothing
+        ("import pkg.m as mod\n\nnames = dir(mod)\n", False),
+        ("import pkg.m as mod\n\ndef get():\n    return vars(mod)\n", False),
+        ("import pkg.m as mod\n\nprint(vars(mod), mod)\n", True),  # also used as a value
+        ("import pkg.m as mod\n\nvars(mod.f)\n", True),  # the chain through f still resolves
+        ("import pkg.m as mod\n\nvars = print\nvars(mod)\n", True),  # not the builtin
+        ("import pkg.m as mod\n\n\ndef g(vars):\n    return vars(mod)\n", True),
+        ("from os import *\nimport pkg.m as mod\n\nvars(mod)\n", True),  # a star may bind it
+        ("import pkg.m as mod\n\nx = 'vars'\nvars(mod)\n", True),  # the word elsewhere
+        ("import pkg.m as mod\n\nvars(mod, 1)\n", True),
+    ],
+)
+def test_a_module_given_to_vars_or_dir_is_not_used_as_a_value(user: str, sees: bool) -> None:
+    files = {"pkg/__init__.py": "", "pkg/m.py": M, "app/user.py": user}
+    assert ("app/user.py" in affected(files, {"pkg/m.py": M_SIG})) is sees
+
+
+def test_a_workspace_builtins_stub_makes_vars_a_use_of_the_value() -> None:
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/m.py": M,
+        "app/user.py": "import pkg.m as mod\n\nvars(mod)\n",
+        "__builtins__.pyi": "def vars(x: int) -> int: ...\n",
+    }
+    assert "app/user.py" in affected(files, {"pkg/m.py": M_SIG})
