@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from prewrite.errors import Busy, InvalidWorkspace, StateDirUnwritable
+from prewrite_daemon.ladder.node_tools import NodeTools
 from prewrite_daemon.ladder.ruff import Ruff
 from prewrite_daemon.limits import Deadline, ReplyLimits, unwritable_message, within
 from prewrite_daemon.watcher import dir_identity
@@ -58,6 +59,7 @@ class Entry:
         self.limits = limits or ReplyLimits()
         self.watcher: WorkspaceWatcher | None = None
         self.ruff = Ruff(workspace.root, workspace.run_python)
+        self.node = NodeTools(workspace.root)
         digest = hashlib.sha256(str(workspace.root).encode()).hexdigest()[:16]
         self.journal_key = digest
         self.root_id = dir_identity(workspace.root)

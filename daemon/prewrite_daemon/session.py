@@ -160,11 +160,12 @@ class Registry:
         entries = self.entries_for(root, request.python, [c.path for c in request.changes])
         with all_in_use(entries):
             await self._evict(keep=entries)
-            ruff = entries[0].ruff
-            yield (
-                entries,
-                Ladder(root, load_config(root), ruff, typecheck_all(entries), self.protected),
-            )
+            first = entries[0]
+            ladder = Ladder(
+                root, load_config(root), first.ruff, typecheck_all(entries), self.protected,
+                node=first.node,
+            )  # fmt: skip
+            yield entries, ladder
 
     async def check(self, request: CheckRequest) -> CheckReply:
         """Run the ladder on the request's patch; every verdict and refusal is recorded."""

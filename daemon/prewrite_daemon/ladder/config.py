@@ -139,6 +139,14 @@ class LadderConfig:
     protect: tuple[ProtectRule, ...] = ()
     reviewer: ReviewerCommand | None = None  # None: the review rung is off
     not_requested: frozenset[str] = frozenset()  # left out by the request's ``rungs``
+    format_set: bool = False  # [tool.prewrite] sets ``format`` itself
+
+    def enabled_for_js(self, rung: str) -> bool:
+        """JS/TS files are formatted wherever the workspace configures prettier or biome (its own
+        choice, like a ruff configuration for Python) unless ``format = false`` is set."""
+        if rung == "format" and rung not in self.not_requested:
+            return self.format or not self.format_set
+        return self.enabled(rung)
 
     def enabled(self, rung: str) -> bool:
         if rung in self.not_requested:
@@ -233,6 +241,7 @@ def load_config(root: Path) -> LadderConfig:
     extensions = _strings(table, "allow_extensions", tuple(sorted(defaults)))
     return LadderConfig(
         format=_flag(table, "format", has_ruff),
+        format_set="format" in table,
         lint=_flag(table, "lint", True),
         typecheck=_flag(table, "typecheck", True),
         allow_extensions=frozenset(e.lower() for e in extensions),

@@ -38,6 +38,7 @@ from prewrite.protocol import (
 )
 from prewrite.trust import is_trusted
 from prewrite_daemon.ladder.config import RUNGS
+from prewrite_daemon.ladder.node_rungs import format_js, js_targets, lint_js, untrusted_note
 from prewrite_daemon.ladder.parse import parse_patch
 from prewrite_daemon.ladder.policy import check_content, check_path
 from prewrite_daemon.ladder.protect import check_protected
@@ -51,6 +52,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from prewrite_daemon.ladder.config import LadderConfig
+    from prewrite_daemon.ladder.node_tools import NodeTools
     from prewrite_daemon.ladder.ruff import Ruff
 
 log = logging.getLogger(__name__)
@@ -75,6 +77,7 @@ class Ladder:
     # Whether the root may run its own code (the reviewer is its command); the user's list.
     trusted: Callable[[Path], bool] = is_trusted
     intent: str | None = None  # the caller's stated intent, for the reviewer
+    node: NodeTools | None = None  # the workspace's prettier/eslint/biome for JS/TS files
 
     def _report(self, rung: str, outcome: Outcome, started: float, detail: str = "") -> None:
         ms = round((time.perf_counter() - started) * 1000, 1)
@@ -191,6 +194,7 @@ class Ladder:
     ) -> tuple[PreparedPatch, CheckReply | None]:
         """The format and lint rungs, under every ruff configuration that judges the patch."""
         on = [rung for rung in ("format", "lint") if self.config.enabled(rung)]
+        node_on = self._node_rungs(patch)
         changed = tuple(linter_config_changes(patch)) if on else ()
         with patched_view(patch) if changed else nullcontext(None) as view:
             views: list[tuple[str, Path | None]] = []
@@ -200,17 +204,22 @@ class Ladder:
                 views.append((AFTER, view))
             judges = Judges(changed, tuple(views))
             for rung in ("format", "lint"):
-                if rung not in on:
+                if rung not in on and rung not in node_on:
                     self._not_run(rung)
                     continue
                 t = time.perf_counter()
-                if rung == "format":
-                    given = {e.path: e.new_text for e in patch.edits}
+                given = {e.path: e.new_text for e in patch.edits}
+                findings: list[Diagnostic] = []
+                if rung == "format" and rung in on:
                     patch, findings, note = await format_files(self.ruff, patch, deadline, judges)
-                    self.formatted = {e.path for e in patch.edits if e.new_text != given[e.path]}
-                else:
+                    self.verified.append(note)
+                elif rung in on:
                     findings, note = await lint_files(self.ruff, patch, deadline, judges)
-                self.verified.append(note)
+                    self.verified.append(note)
+                if rung in node_on and not findings:
+                    patch, findings = await self._node_step(rung, patch, deadline)
+                if rung == "format":
+                    self.formatted = {e.path for e in patch.edits if e.new_text != given[e.path]}
                 if findings:
                     self._report(rung, "fail", t, judges.detail(findings))
                     return patch, self._verdict(rung, findings, patch)
@@ -223,6 +232,28 @@ class Ladder:
                 f"configuration ({', '.join(changed)})"
             )
         return patch, None
+
+    def _node_rungs(self, patch: PreparedPatch) -> list[str]:
+        """The rungs the workspace's own JS/TS tools (``node_rungs``) take part in."""
+        wanted = [r for r in ("format", "lint") if self.config.enabled_for_js(r)]
+        if self.node is None or not wanted or not js_targets(patch):
+            return []
+        if not self.trusted(self.root):
+            self.not_verified += untrusted_note(patch)
+            return []
+        return wanted
+
+    async def _node_step(
+        self, rung: str, patch: PreparedPatch, deadline: Deadline
+    ) -> tuple[PreparedPatch, list[Diagnostic]]:
+        assert self.node is not None
+        if rung == "format":
+            patch, findings, (verified, not_verified) = await format_js(self.node, patch, deadline)
+        else:
+            findings, (verified, not_verified) = await lint_js(self.node, patch, deadline)
+        self.verified += verified
+        self.not_verified += not_verified
+        return patch, findings
 
     def _verdict(
         self,
