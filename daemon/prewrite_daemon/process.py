@@ -27,12 +27,16 @@ async def run_captured(
     except OSError as exc:
         raise BackendFailed(f"cannot run {argv[0]}: {exc}") from exc
     data = stdin_text.encode() if stdin_text is not None else None
+    finished = False
     try:
         out, err = await asyncio.wait_for(proc.communicate(data), timeout_s)
+        finished = True
     except TimeoutError as exc:
         raise CheckTimeout(f"{what} took longer than {timeout_s:.1f}s") from exc
     finally:
-        if proc.returncode is None:
+        if not finished:
+            # The whole group, even when the child itself has exited: a grandchild holding the
+            # pipes open is what kept ``communicate`` waiting.
             signal_group(proc.pid, signal.SIGKILL)
             await proc.wait()
     assert proc.returncode is not None

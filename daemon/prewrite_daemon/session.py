@@ -163,7 +163,7 @@ class Registry:
             first = entries[0]
             ladder = Ladder(
                 root, load_config(root), first.ruff, typecheck_all(entries), self.protected,
-                node=first.node,
+                node=first.node, trusted=self.trusted,
             )  # fmt: skip
             yield entries, ladder
 
