@@ -16,12 +16,15 @@ from __future__ import annotations
 import fnmatch
 import os
 import tomllib
+from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from prewrite.errors import ErrorDetail, ForbiddenPath, UnverifiableExtension
+from prewrite.errors import ErrorDetail, ForbiddenPath, PrewriteError, UnverifiableExtension
 
 if TYPE_CHECKING:
+    from collections.abc import Generator
+
     from prewrite_daemon.ladder.config import LadderConfig
     from prewrite_daemon.patch import PreparedPatch
 
@@ -145,3 +148,29 @@ def check_content(patch: PreparedPatch, config: LadderConfig) -> None:
                 f"{edit.path}: the patch " + "; and it ".join(reasons),
                 [ErrorDetail(m, edit.path) for m in moved + rules],
             )
+
+
+def as_given(raw: str) -> str:
+    """The client's path as errors name it (``prepare_patch`` names it so too)."""
+    return "/".join(p for p in PurePosixPath(raw).parts if p != ".")
+
+
+@contextmanager
+def named_as_given(given: str, real: str) -> Generator[None]:
+    """A policy refusal of ``real`` names ``given`` instead, the path the client sent.
+
+    The policy judges the real path (``normalize_path`` resolves in-root symlinks), so its
+    refusals name that; through a symlink (``src -> real_src``) the client would not recognise
+    ``real_src/a.py`` as its ``src/a.py``. The real path is added: it is why a rule matched.
+    """
+    try:
+        yield
+    except PrewriteError as exc:
+        if given == real:
+            raise
+        message = exc.message
+        if message.startswith((f"{real} ", f"{real}:")):
+            message = given + message[len(real) :]
+        details = [ErrorDetail(d.message, given if d.path == real else d.path) for d in exc.details]
+        renamed = type(exc)(f"{message} [{given} is {real}, through a symlink]", details)
+        raise renamed from exc

@@ -20,13 +20,12 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
-from collections.abc import Awaitable, Callable, Generator
-from contextlib import contextmanager, nullcontext
+from collections.abc import Awaitable, Callable
+from contextlib import nullcontext
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
-from prewrite.errors import ErrorDetail, PrewriteError
+from prewrite.errors import PrewriteError
 from prewrite.protocol import (
     CandidateFile,
     CheckReply,
@@ -40,7 +39,7 @@ from prewrite.trust import is_trusted
 from prewrite_daemon.ladder.config import RUNGS
 from prewrite_daemon.ladder.node_rungs import format_js, js_targets, lint_js, untrusted_note
 from prewrite_daemon.ladder.parse import parse_patch
-from prewrite_daemon.ladder.policy import check_content, check_path
+from prewrite_daemon.ladder.policy import as_given, check_content, check_path, named_as_given
 from prewrite_daemon.ladder.protect import check_protected
 from prewrite_daemon.ladder.review import finding, review_patch
 from prewrite_daemon.ladder.ruff import linter_config_changes, patched_view
@@ -108,7 +107,7 @@ class Ladder:
             rung, t = "anchor", time.perf_counter()
             patch = prepare_patch(self.root, request.changes)
             for edit in patch.edits:  # pyproject tables: needs the anchored text
-                with _named_as_given(given.get(edit.path, edit.path), edit.path):
+                with named_as_given(given.get(edit.path, edit.path), edit.path):
                     check_content(PreparedPatch(patch.root, (edit,)), self.config)
             check_protected(patch, self.config.protect)  # [tool.prewrite] protect
             anchored = sum(len(c.edits or []) for c in request.changes)
@@ -127,8 +126,8 @@ class Ladder:
         given: dict[str, str] = {}
         for change in changes:
             real = normalize_path(self.root, change.path)
-            given.setdefault(real, _as_given(change.path))
-            with _named_as_given(given[real], real):
+            given.setdefault(real, as_given(change.path))
+            with named_as_given(given[real], real):
                 check_path(real, self.root, self.config, self.protected)
         return given
 
@@ -282,32 +281,6 @@ class Ladder:
             verified=_merged(self.verified, typed.verified if typed else []),
             not_verified=_merged(self.not_verified, typed.not_verified if typed else []),
         )
-
-
-def _as_given(raw: str) -> str:
-    """The client's path as errors name it (``prepare_patch`` names it so too)."""
-    return "/".join(p for p in PurePosixPath(raw).parts if p != ".")
-
-
-@contextmanager
-def _named_as_given(given: str, real: str) -> Generator[None]:
-    """A policy refusal of ``real`` names ``given`` instead, the path the client sent.
-
-    The policy judges the real path (``normalize_path`` resolves in-root symlinks), so its
-    refusals name that; through a symlink (``src -> real_src``) the client would not recognise
-    ``real_src/a.py`` as its ``src/a.py``. The real path is added: it is why a rule matched.
-    """
-    try:
-        yield
-    except PrewriteError as exc:
-        if given == real:
-            raise
-        message = exc.message
-        if message.startswith((f"{real} ", f"{real}:")):
-            message = given + message[len(real) :]
-        details = [ErrorDetail(d.message, given if d.path == real else d.path) for d in exc.details]
-        renamed = type(exc)(f"{message} [{given} is {real}, through a symlink]", details)
-        raise renamed from exc
 
 
 def _merged(ours: list[str], theirs: list[str]) -> list[str]:
