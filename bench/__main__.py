@@ -10,7 +10,8 @@ repo instead, with 3 runs (the smoke test's mode). Per workload, a fixed seeded 
   restart after a configuration change;
 - floor: the same check in-process (``Registry``), no socket or daemon between;
 - dmypy: mypy's daemon re-checking the patched tree, warm;
-- the cheap rungs (policy, anchor, parse, ruff format, ruff lint) on the 1- and 5-file patches.
+- the cheap rungs (policy, anchor, parse, ruff format, ruff lint) on the 1- and 5-file patches,
+  ruff through its warm server (as the daemon runs it) and as a process per file (the CLI path).
 Warm runs stop early (after 3) once a patch kind has taken 15 s, so that interface changes on
 the large workload fit the time budget. Outputs: results.json, results.md and results.png under
 bench/results/ (or --out).
@@ -157,6 +158,9 @@ def run_workload(name: str, args: argparse.Namespace, tmp: Path) -> dict[str, An
     small = [p for p in patches if p.kind in ("body_1", "body_5")]
     _phase(result, "rungs",
            lambda: rungs.measure(staged.root, staged.python, small, max(runs, 5)))  # fmt: skip
+    # The same with ruff as a process per file and rung: the path before the warm server.
+    _phase(result, "rungs_cli", lambda: rungs.measure(
+        staged.root, staged.python, small, max(runs, 5), warm=False))  # fmt: skip
     return result
 
 

@@ -110,15 +110,19 @@ def _per_patch(results: dict[str, Any]) -> list[str]:
 
 
 def _rungs(results: dict[str, Any]) -> list[str]:
+    """Per workload and patch: ruff warm (the daemon's path) and, when measured, as processes."""
     rows = [
-        "| workload | patch | files | policy+anchor | parse | format | lint | total |",
-        "|---|---|---|---|---|---|---|---|",
+        "| workload | patch | files | ruff | policy+anchor | parse | format | lint | total |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for w in results["workloads"]:
         for kind in section(w, "rungs"):
-            cells = [_ms(num(w, "rungs", kind, r)) for r in RUNG_COLUMNS]
             files = num(w, "rungs", kind, "files") or 0
-            rows.append(f"| {w['name']} | {kind} | {files:.0f} | {' | '.join(cells)} |")
+            for key, how in (("rungs", "warm server"), ("rungs_cli", "process per file")):
+                if num(w, key, kind, "total") is None:
+                    continue
+                cells = [_ms(num(w, key, kind, r)) for r in RUNG_COLUMNS]
+                rows.append(f"| {w['name']} | {kind} | {files:.0f} | {how} | {' | '.join(cells)} |")
     return rows
 
 
