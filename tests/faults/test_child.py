@@ -19,6 +19,7 @@ import pytest
 from prewrite.errors import BackendFailed, CheckTimeout
 from prewrite_daemon.backends.child import Child, signal_group
 from tests.faults.harness import is_gone
+from tests.support.exits import exits_within
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
@@ -119,6 +120,7 @@ async def test_stop_escalates_to_sigkill_and_wakes_pending_calls(
     assert graceful_called.is_set()
     assert owner.child.pid is not None
     assert is_gone(owner.child.pid)
+    assert exits_within(grandchild, SLACK_S)  # the SIGKILL is delivered asynchronously
     assert killed(grandchild)
     with pytest.raises(BackendFailed, match="before an answer"):
         await asyncio.wait_for(pending, SLACK_S)

@@ -5,9 +5,7 @@ next to it), so a test can see what was asked and how often, with what budget.""
 from __future__ import annotations
 
 import json
-import os
 import re
-import select
 import sys
 import time
 from pathlib import Path
@@ -26,6 +24,7 @@ from prewrite_daemon.ladder.review import (
 )
 from prewrite_daemon.limits import Deadline
 from prewrite_daemon.patch import FileEdit, PreparedPatch
+from tests.support.exits import exits_within
 
 if TYPE_CHECKING:
     from prewrite_daemon.ladder.review import Review
@@ -145,19 +144,6 @@ async def test_an_always_truncated_answer_fails_open_after_one_retry(tmp_path: P
     assert "budget: 6s" in asked(where)[1]
 
 
-def _exits_within(pid: int, timeout_s: float) -> bool:
-    """Whether ``pid`` is dead or dies within ``timeout_s``: a pidfd turns readable on exit
-    (a zombie counts: dead, its parent not having reaped it yet)."""
-    try:
-        fd = os.pidfd_open(pid)
-    except ProcessLookupError:
-        return True
-    try:
-        return bool(select.select([fd], [], [], timeout_s)[0])
-    finally:
-        os.close(fd)
-
-
 @pytest.mark.timeout(30)
 async def test_a_hanging_reviewer_is_killed_with_its_group_at_the_timeout(tmp_path: Path) -> None:
     started = time.monotonic()
@@ -168,7 +154,7 @@ async def test_a_hanging_reviewer_is_killed_with_its_group_at_the_timeout(tmp_pa
     assert len(asked(where)) == 1  # a hang is not retried
     pids = [int(p) for p in (where / "pids.txt").read_text().split()]
     # SIGKILL went to the whole group; the grandchild's death may trail the call by a moment.
-    assert all(_exits_within(p, 5) for p in pids), pids
+    assert all(exits_within(p, 5) for p in pids), pids
 
 
 def _block(text: str, kind: str, nonce: str) -> str:
