@@ -10,9 +10,13 @@ are equal, no importer can see a difference, so importers need not be rechecked.
 from __future__ import annotations
 
 import ast
+import copy
+import functools
 import re
 from collections import defaultdict
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
+
+from prewrite_daemon.parse_cache import parse_shared
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
@@ -176,41 +180,47 @@ def _pyright_comments(source: str) -> list[str]:
     return [line.strip() for line in source.splitlines() if _PYRIGHT_COMMENT.match(line)]
 
 
-class _BlankBodies(ast.NodeTransformer):
-    def __init__(self) -> None:
-        self._class_depth = 0
+# Where a ``def`` can sit: statement lists (bodies, ``else``s, handlers, ``match`` cases).
+_HOLDS_STATEMENTS = (ast.stmt, ast.excepthandler, ast.match_case)
 
-    def visit_ClassDef(self, node: ast.ClassDef) -> ast.AST:
-        self._class_depth += 1
-        self.generic_visit(node)
-        self._class_depth -= 1
+
+def _blanked(node: ast.AST, in_class: bool) -> ast.AST:
+    """``node`` with the bodies of the functions whose body is private replaced by a marker.
+    The tree is shared (``parse_cache``): a node that changes is a copy, the original stays."""
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+        if not _body_is_private(node, in_class):
+            return node  # keep the body, nested defs included: all of it may be visible
+        # Whether a body is trivial ("...", pass, raise NotImplementedError) is visible:
+        # pyright treats trivial protocol/abstract bodies as unimplemented.
+        marker = "trivial" if _is_trivial(node.body) else "implemented"
+        if _yields(node):
+            marker += " generator"  # an async generator and a coroutine differ to callers
+        out = copy.copy(node)
+        out.body = [ast.Expr(ast.Constant(marker))]
+        return out
+    inner = in_class or isinstance(node, ast.ClassDef)
+    changed: dict[str, list[object]] = {}
+    for name, value in ast.iter_fields(node):
+        if isinstance(value, list):
+            items = cast("list[object]", value)
+            kept = [_blanked(v, inner) if isinstance(v, _HOLDS_STATEMENTS) else v for v in items]
+            if any(a is not b for a, b in zip(kept, items, strict=True)):
+                changed[name] = kept
+    if not changed:
         return node
-
-    def _visit_fn(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.AST:
-        if _body_is_private(node, self._class_depth > 0):
-            # Whether a body is trivial ("...", pass, raise NotImplementedError) is visible:
-            # pyright treats trivial protocol/abstract bodies as unimplemented.
-            marker = "trivial" if _is_trivial(node.body) else "implemented"
-            if _yields(node):
-                marker += " generator"  # an async generator and a coroutine differ to callers
-            node.body = [ast.Expr(ast.Constant(marker))]
-            return node
-        return node  # keep the body, nested defs included: all of it may be visible
-
-    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
-        return self._visit_fn(node)
-
-    def visit_AsyncFunctionDef(self, node: ast.AsyncFunctionDef) -> ast.AST:
-        return self._visit_fn(node)
+    out = copy.copy(node)
+    for name, value in changed.items():
+        setattr(out, name, value)
+    return out
 
 
+@functools.lru_cache(maxsize=16)  # an agent re-checks against the same base text
 def interface_of(source: str) -> str | None:
     """A canonical dump of what importers can see; None when the source does not parse."""
-    try:
-        tree = ast.parse(source, type_comments=True)
-    except (SyntaxError, ValueError):
+    tree = parse_shared(source)
+    if tree is None:
         return None
-    blanked = _BlankBodies().visit(tree)
+    blanked = copy.copy(cast("ast.Module", _blanked(tree, False)))
     blanked.type_ignores = []  # "# type: ignore" only affects the file itself
     dump = ast.dump(blanked, annotate_fields=False, include_attributes=False)
     return "\n".join([dump, *_pyright_comments(source)])

@@ -54,21 +54,20 @@ module rules. A pair that fails a condition is dropped (the patch is then judged
 from __future__ import annotations
 
 import ast
-import re
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from prewrite_daemon.imports import module_names
-from prewrite_daemon.mentions import resolve_from
-from prewrite_daemon.name_summary import parse
+from prewrite_daemon.rename_census import renamed_view, take_census
 from prewrite_daemon.symbol_changes import fingerprints
 from prewrite_daemon.symbols import Collected
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
 
-_WORD = re.compile(r"[^\W\d]\w*")
+    from prewrite_daemon.rename_census import Census
+
 _MAX_CANDIDATES = 8  # pairs tried one by one (a rename patch has one or two)
 
 
@@ -162,7 +161,7 @@ def _verify(
     words = frozenset(p.old for p in pairs) | frozenset(p.new for p in pairs)
     out = Renames(pairs=tuple(pairs))
     for rel, (old_text, new_text) in sorted(sides.items()):
-        old, new = _census(rel, old_text, words), _census(rel, new_text, words)
+        old, new = take_census(rel, old_text, words), take_census(rel, new_text, words)
         if old is None or new is None:
             return None  # (it parsed for the views: not reached)
         renaming: dict[str, str] = {}
@@ -178,7 +177,9 @@ def _verify(
                 out.names[rel] |= {p.old, p.new}  # it binds one: removed, added
         if not renaming or old.tree is None:
             continue
-        col = Collected(rel, _apply(old, renaming))
+        col = renamed_view(rel, old_text, words, tuple(sorted(renaming.items())))
+        if col is None:
+            return None
         new_col = new_views.get(rel) or Collected(rel, new.tree or ast.Module([], []))
         mine, theirs = fingerprints(col), fingerprints(new_col)
         for n in renaming.values():
@@ -219,116 +220,3 @@ def _means(module: str, rel: str) -> bool:
     """Whether ``from <module> import`` names the file ``rel`` (relative imports resolve exactly;
     an absolute dotted name is one of rel's, which ``_definable`` made unambiguous)."""
     return module in module_names(rel) and "." in module
-
-
-@dataclass
-class Census:
-    """One version of one file: the kind of each occurrence of the words, by word (``def``: a
-    top-level function, ``import <module>``: a top-level ``from <module> import word [as
-    word]``, ``call``: a name called, ``all``: a string of ``__all__``, ``other``), the called
-    names among them (where R renames), and whether the file has a star import."""
-
-    tree: ast.Module | None = None  # None: the source does not contain the words (not parsed)
-    found: dict[str, list[str]] = field(default_factory=lambda: dict[str, list[str]]())
-    calls: list[ast.Name] = field(default_factory=lambda: list[ast.Name]())
-    star_import: bool = False
-
-
-def _census(rel: str, source: str, words: frozenset[str]) -> Census | None:
-    """One walk of the file's tree (none when the source does not contain the words); None
-    when it does not parse."""
-    if not any(w in source for w in words):
-        return Census()
-    tree = parse(source)
-    if tree is None:
-        return None
-    out = Census(tree, defaultdict(list))
-    top = {id(s) for s in tree.body}
-    all_strings: set[int] = set()
-    aliases: dict[int, str] = {}  # top-level ``from`` imports' aliases -> absolute module
-    for stmt in tree.body:
-        if isinstance(stmt, ast.ImportFrom):
-            out.star_import |= any(a.name == "*" for a in stmt.names)
-        if isinstance(stmt, ast.ImportFrom) and stmt.module:
-            module = resolve_from(rel, stmt.level, stmt.module)
-            for alias in stmt.names:
-                aliases[id(alias)] = module or ""
-        elif _is_all_statement(stmt):
-            all_strings |= {id(n) for n in ast.walk(stmt) if isinstance(n, ast.Constant)}
-    calls: set[int] = set()  # a parent is visited before its children: marked in time
-    skipped: set[int] = set()  # docstrings and bare string statements
-    facts = (top, calls, all_strings, aliases)
-    stack: list[ast.AST] = [tree]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            calls.add(id(node.func))
-        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
-            skipped.add(id(node.value))
-        if id(node) in skipped:
-            continue
-        for name in node._fields:
-            value: object = getattr(node, name, None)
-            for v in cast("list[object]", value) if isinstance(value, list) else [value]:
-                if isinstance(v, ast.AST):
-                    stack.append(v)
-                elif isinstance(v, str) and any(w in v for w in words):
-                    for word in {v} & words if v in words else set(_WORD.findall(v)) & words:
-                        kind = _kind(node, name, v, word, facts)
-                        if kind:
-                            out.found[word].append(kind)
-                        if kind == "call" and isinstance(node, ast.Name):
-                            out.calls.append(node)
-    return out
-
-
-def _kind(
-    node: ast.AST,
-    name: str,
-    value: str,
-    word: str,
-    facts: tuple[set[int], set[int], set[int], dict[int, str]],
-) -> str | None:
-    top, calls, all_strings, aliases = facts
-    if value != word:
-        return "other"
-    if isinstance(node, ast.Name) and id(node) in calls and isinstance(node.ctx, ast.Load):
-        return "call"
-    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and id(node) in top:
-        return "def" if name == "name" else "other"
-    if isinstance(node, ast.alias) and id(node) in aliases and node.asname in (None, node.name):
-        if name == "asname":
-            return None  # ``import o as o``: counted once, by its name
-        return f"import {aliases[id(node)]}"
-    if isinstance(node, ast.Constant) and id(node) in all_strings:
-        return "all"
-    return "other"
-
-
-def _is_all_statement(stmt: ast.stmt) -> bool:
-    targets: list[ast.expr] = []
-    if isinstance(stmt, ast.Assign):
-        targets = stmt.targets
-    elif isinstance(stmt, ast.AnnAssign | ast.AugAssign):
-        targets = [stmt.target]
-    elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
-        func = stmt.value.func
-        targets = [func.value] if isinstance(func, ast.Attribute) else []
-    return any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets)
-
-
-def _apply(census: Census, renaming: Mapping[str, str]) -> ast.Module:
-    """R: the top-level ``def``s, ``from`` imports and calls of the renamed names, renamed in
-    the census's tree (``_verify`` has checked that no other occurrence exists)."""
-    assert census.tree is not None
-    for stmt in census.tree.body:
-        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef) and stmt.name in renaming:
-            stmt.name = renaming[stmt.name]
-        elif isinstance(stmt, ast.ImportFrom):
-            for alias in stmt.names:
-                if alias.name in renaming:
-                    alias.asname = renaming[alias.name] if alias.asname else None
-                    alias.name = renaming[alias.name]
-    for name in census.calls:
-        name.id = renaming.get(name.id, name.id)
-    return census.tree

@@ -25,12 +25,12 @@ from __future__ import annotations
 import ast
 import functools
 import re
-import warnings
 from collections import defaultdict
 from dataclasses import dataclass
 
 from prewrite_daemon.imports import imported_names
 from prewrite_daemon.mentions import OPAQUE_CALLS, Scan, import_bindings
+from prewrite_daemon.parse_cache import parse_shared
 from prewrite_daemon.symbol_changes import is_dunder, star_names
 from prewrite_daemon.symbols import Collected
 
@@ -83,20 +83,11 @@ class Summary:
     opaque: bool = False  # does not parse: depends on everything it imports
 
 
-def parse(source: str) -> ast.Module | None:
-    try:
-        with warnings.catch_warnings():  # "\d" in a string: the file's own business
-            warnings.simplefilter("ignore")
-            return ast.parse(source, type_comments=True)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-
-
 @functools.lru_cache(maxsize=16)  # the parsed trees are kept: a few MB each at most
 def summarize(rel: str, source: str) -> tuple[Summary, Collected | None]:
     """The file's summary, and its regions (None: it does not parse). Cached: a check parses
     the base text the graph has just summarised, and an agent re-checks the same file."""
-    tree = parse(source)
+    tree = parse_shared(source)  # read only: Collected never changes it
     if tree is None:
         return opaque_summary(rel, source), None
     col = Collected(rel, tree)

@@ -7,7 +7,14 @@ import textwrap
 
 import pytest
 
-from prewrite_daemon.imports import ImportGraph, imported_names, interface_changed, module_names
+from prewrite_daemon.imports import (
+    ImportGraph,
+    imported_names,
+    interface_changed,
+    interface_of,
+    module_names,
+)
+from prewrite_daemon.parse_cache import parse_shared
 
 
 def src(text: str) -> str:
@@ -363,3 +370,14 @@ def test_a_new_or_deleted_module_always_changes() -> None:
 
 def test_a_syntax_error_in_the_base_counts_as_changed() -> None:
     assert interface_changed("def f(:\n", src(ANNOTATED)) is True
+
+
+def test_the_interface_leaves_the_shared_tree_as_parsed() -> None:
+    """The blanked bodies are copies: the tree ``parse_cache`` shares keeps its bodies."""
+    text = src(ANNOTATED)
+    tree = parse_shared(text)
+    assert tree is not None
+    before = ast.dump(tree, include_attributes=True)
+    assert interface_of(text) is not None
+    assert ast.dump(tree, include_attributes=True) == before
+    assert "implemented" not in before

@@ -9,12 +9,14 @@ the patch count as before: the tests below each name a file pyright's diagnostic
 
 from __future__ import annotations
 
+import ast
 import textwrap
 
 import pytest
 
 from prewrite_daemon.name_renames import Rename, find_renames
 from prewrite_daemon.name_summary import summarize
+from prewrite_daemon.parse_cache import parse_shared
 from tests.unit.test_name_deps import affected, src
 
 M = """
@@ -89,6 +91,30 @@ def test_the_pair_and_its_views() -> None:
     }
     assert "l:encode" in found.hidden["pkg/m.py"]
     assert "k:pkg.m.encode" in found.hidden["pkg/models.py"]
+
+
+def test_judging_a_rename_again_leaves_the_shared_trees_as_parsed() -> None:
+    """``parse_cache``'s trees are shared by every planner, and R(old) renames in place: it is
+    built on a private parse, so the base's shared tree, and the next answer, stay the same."""
+    files = {rel: src(text) for rel, text in tree().items()}
+    changes = [(rel, files[rel], renamed(files[rel])) for rel in ("pkg/m.py", "pkg/models.py")]
+    dumps = {rel: _shared_dump(old) for rel, old, _ in changes}
+    views = {rel: [summarize(rel, old)[1], summarize(rel, new)[1]] for rel, old, new in changes}
+    answers = [
+        find_renames(changes, lambda name: {"pkg/m.py"} if name.endswith("m") else set(), views)
+        for _ in range(2)
+    ]
+    assert answers[0].pairs == answers[1].pairs == (Rename("pkg/m.py", "encode", "encode2"),)
+    assert answers[0].names == answers[1].names
+    for rel, old, _ in changes:
+        assert _shared_dump(old) == dumps[rel]
+        assert "encode2" not in dumps[rel]
+
+
+def _shared_dump(text: str) -> str:
+    tree = parse_shared(text)
+    assert tree is not None
+    return ast.dump(tree, include_attributes=True)
 
 
 def test_an_unannotated_recursive_function_renamed_with_its_calls() -> None:

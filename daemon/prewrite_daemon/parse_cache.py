@@ -1,0 +1,35 @@
+"""One parse per source text, shared by everything that plans a check.
+
+Planning an interface change reads each patched text several times: whether its interface
+changed (``imports.interface_of``), its summary and regions (``name_summary.summarize``), and
+whether it renames a function (``name_renames``). Parsing a hub module costs milliseconds, and
+an agent re-checks the same base text again and again, so the trees are kept, a few at a time.
+
+The trees are shared: **no caller may change one**. Code that rewrites a tree (``name_renames``
+renames in place) parses its own copy with ``parse_private``.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import warnings
+
+_KEPT = 16  # trees of the last texts parsed: a hub module's is a few MB at most
+
+
+@functools.lru_cache(maxsize=_KEPT)
+def parse_shared(source: str) -> ast.Module | None:
+    """The tree of ``source`` (type comments included), or None when it does not parse. Shared
+    with every other caller: read it, never change it."""
+    return parse_private(source)
+
+
+def parse_private(source: str) -> ast.Module | None:
+    """A fresh tree of ``source``, the caller's own to change; None when it does not parse."""
+    try:
+        with warnings.catch_warnings():  # "\d" in a string: the file's own business
+            warnings.simplefilter("ignore")
+            return ast.parse(source, type_comments=True)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
