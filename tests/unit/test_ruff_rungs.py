@@ -18,11 +18,11 @@ import pytest
 
 from prewrite.errors import BackendFailed
 from prewrite_daemon.ladder import ruff as ruff_module
+from prewrite_daemon.ladder.patched_view import patched_view
 from prewrite_daemon.ladder.ruff import (
     CONFIG_REJECTED,
     Ruff,
     linter_config_changes,
-    patched_view,
     ruff_executable,
 )
 from prewrite_daemon.patch import FileEdit, PreparedPatch

@@ -17,7 +17,7 @@ overrides and ignore files as CI's run over the tree:
 - lint, new errors only (the base is linted too, cached by content; warnings do not fail CI, so
   they do not fail the rung): ``eslint --stdin --stdin-filename PATH --format json`` (a flat
   ``eslint.config.*``) and ``biome lint --reporter=json`` (biome lints only files: the candidate
-  is written into a patched view of the workspace, ``ruff.patched_view``; the base is the file on
+  is written into a patched view of the workspace, ``patched_view``; the base is the file on
   disk). Both run when both are configured, as a CI running both would.
 """
 

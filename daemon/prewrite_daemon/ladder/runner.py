@@ -39,10 +39,11 @@ from prewrite.trust import is_trusted
 from prewrite_daemon.ladder.config import RUNGS
 from prewrite_daemon.ladder.node_rungs import format_js, js_targets, lint_js, untrusted_note
 from prewrite_daemon.ladder.parse import parse_patch
+from prewrite_daemon.ladder.patched_view import patched_view
 from prewrite_daemon.ladder.policy import as_given, check_content, check_path, named_as_given
 from prewrite_daemon.ladder.protect import check_protected
 from prewrite_daemon.ladder.review import finding, review_patch
-from prewrite_daemon.ladder.ruff import linter_config_changes, patched_view
+from prewrite_daemon.ladder.ruff import linter_config_changes
 from prewrite_daemon.ladder.ruff_rungs import AFTER, BEFORE, Judges, format_files, lint_files
 from prewrite_daemon.limits import Deadline
 from prewrite_daemon.patch import FileEdit, PreparedPatch, normalize_path, prepare_patch
