@@ -93,8 +93,13 @@ class ImportGraph:
     def files(self) -> set[str]:
         return set(self._imports)
 
-    def affected(self, changes: Sequence[tuple[str, str | None, str | None]]) -> set[str]:
+    def affected(
+        self,
+        changes: Sequence[tuple[str, str | None, str | None]],
+        deadline: float | None = None,
+    ) -> set[str]:
         """Every transitive importer of a changed file (no narrowing by name)."""
+        del deadline  # no narrowing: nothing to bound
         return self.importers(rel for rel, _, _ in changes)
 
     def importers(self, rels: Iterable[str], transitive: bool = True) -> set[str]:

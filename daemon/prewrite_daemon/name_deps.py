@@ -160,12 +160,13 @@ class NameGraph:
         imports = {rel: s.imports for rel, s in self._summaries.items()}
         return transitive_importers(set(rels), imports, transitive)
 
-    def affected(self, changes: Sequence[Change]) -> set[str]:
+    def affected(self, changes: Sequence[Change], deadline: float | None = None) -> set[str]:
         """Files (other than the changed ones) whose diagnostics may differ after ``changes``
-        (rel, old text or None if new, new text or None if deleted): a superset of the truth."""
-        return set(self.narrow(changes).files)
+        (rel, old text or None if new, new text or None if deleted): a superset of the truth.
+        Past ``deadline`` (``time.monotonic()``), ``PlanningBudgetExceeded``."""
+        return set(self.narrow(changes, deadline).files)
 
-    def narrow(self, changes: Sequence[Change]) -> Narrowing:
+    def narrow(self, changes: Sequence[Change], deadline: float | None = None) -> Narrowing:
         changed = {rel for rel, _, _ in changes}
         for rel, _, _ in changes:
             if not rel.endswith((".py", ".pyi")) or rel.endswith("__builtins__.pyi"):
@@ -184,10 +185,10 @@ class NameGraph:
             lambda name: self._by_module.get(name, set()),
             {rel: [c for _, c in parsed] for rel, parsed in views.items()},
         )
-        prop = self._propagate(changes, views, imports, scope, summaries, renames)
+        prop = self._propagate(changes, views, imports, scope, summaries, renames, deadline)
         if any(prop.touched & {(rel, n) for rel, ns in renames.names.items() for n in ns}):
             # the renamed function mentions a changed name: its type may differ, calls too
-            prop = self._propagate(changes, views, imports, scope, summaries, Renames())
+            prop = self._propagate(changes, views, imports, scope, summaries, Renames(), deadline)
         for rel in scope:
             if any(s.opaque for s in summaries.get(rel, ())):
                 prop.files.add(rel)
@@ -205,10 +206,11 @@ class NameGraph:
         scope: set[str],
         summaries: Mapping[str, list[Summary]],
         renames: Renames,
+        deadline: float | None,
     ) -> Propagation:
         changed = {rel for rel, _, _ in changes}
         prop = Propagation(summaries, self._index, self._by_module, scope, changed,
-                           self._protocols, renames.hidden)  # fmt: skip
+                           self._protocols, renames.hidden, deadline)  # fmt: skip
         for rel, old, new in changes:
             parsed = views[rel]
             if (old is None) != (new is None) and self._moved_module(rel, parsed, imports, prop):

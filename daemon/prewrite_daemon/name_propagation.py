@@ -11,10 +11,12 @@ Four kinds of work items, each done once per key:
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from typing import TYPE_CHECKING
 
 from prewrite_daemon.imports import module_names
+from prewrite_daemon.languages.base import PlanningBudgetExceeded
 from prewrite_daemon.symbol_changes import external_kind, is_dunder
 
 if TYPE_CHECKING:
@@ -43,9 +45,12 @@ class Propagation:
         changed: set[str],
         protocols: frozenset[str] | None,
         hidden: Mapping[str, frozenset[str]] | None = None,
+        deadline: float | None = None,
     ) -> None:
-        """``hidden``: per patched file, tags whose regions ``name_renames`` has judged."""
+        """``hidden``: per patched file, tags whose regions ``name_renames`` has judged;
+        ``deadline`` (``time.monotonic()``): past it, ``run`` raises ``PlanningBudgetExceeded``."""
         self._hidden = hidden or {}
+        self._deadline = deadline
         self._summaries = summaries
         self._index = index
         self._by_module = by_module
@@ -115,7 +120,11 @@ class Propagation:
                             self._region(rel, summary.regions[i], STRONG)
 
     def run(self) -> None:
+        steps = 0
         while self._queue:
+            steps += 1
+            if self._deadline is not None and steps % 64 == 0 and time.monotonic() > self._deadline:
+                raise PlanningBudgetExceeded(f"narrowing stopped after {steps} steps")
             flavor, rel, name = self._queue.popleft()
             if flavor == STRONG:
                 self._name(rel, name, STRONG, self.strong)

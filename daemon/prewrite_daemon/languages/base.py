@@ -31,15 +31,25 @@ class DependencyGraph(Protocol):
         """Files that depend on any of ``rels`` (transitively), ``rels`` excluded."""
         ...
 
-    def affected(self, changes: Sequence[tuple[str, str | None, str | None]]) -> set[str]:
+    def affected(
+        self,
+        changes: Sequence[tuple[str, str | None, str | None]],
+        deadline: float | None = None,
+    ) -> set[str]:
         """Files other than the changed ones whose diagnostics may differ after ``changes``
         (path, old text or None if new, new text or None if deleted), each of which changes
-        what its dependents can see: a superset of the truth, never smaller."""
+        what its dependents can see: a superset of the truth, never smaller. ``deadline``
+        (``time.monotonic()``): past it, raise ``PlanningBudgetExceeded`` (the caller then
+        takes every importer, which is always sound)."""
         ...
 
     def files(self) -> set[str]:
         """Every file recorded (what "the whole project" means to a change that reaches all)."""
         ...
+
+
+class PlanningBudgetExceeded(Exception):
+    """Narrowing ran past its budget; the plan falls back to every importer (sound)."""
 
 
 class Scope(Protocol):

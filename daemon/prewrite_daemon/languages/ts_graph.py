@@ -185,8 +185,13 @@ class TsImportGraph:
     def files(self) -> set[str]:
         return set(self._deps)
 
-    def affected(self, changes: Sequence[tuple[str, str | None, str | None]]) -> set[str]:
+    def affected(
+        self,
+        changes: Sequence[tuple[str, str | None, str | None]],
+        deadline: float | None = None,
+    ) -> set[str]:
         """Every file that may import a changed one, at any depth (no narrowing by name)."""
+        del deadline  # no narrowing: nothing to bound
         return self.importers(rel for rel, _, _ in changes)
 
     def importers(self, rels: Iterable[str], transitive: bool = True) -> set[str]:
