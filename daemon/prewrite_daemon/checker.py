@@ -39,6 +39,7 @@ class CheckContext:
     backend: Backend
     base_cache: dict[str, list[Diagnostic]] = field(default_factory=lambda: {})
     scope: Scope | None = None  # None: every file counts
+    narrowing: bool = True  # False: every transitive importer of a patched file (``plan_check``)
 
 
 @dataclass(frozen=True)
@@ -53,23 +54,31 @@ def plan_check(
     graph: DependencyGraph,
     language: Language,
     scope: Scope | None = None,
+    *,
+    narrowing: bool = True,
 ) -> CheckPlan:
     """Choose the files to compare: the patched ones plus importers that may see a change.
 
     Only files the project's checker configuration covers count (as the CLI reports them).
+    ``narrowing`` False plans without any narrowing: every transitive importer of every patched
+    source file (``graph.importers``), whether or not its interface changed — the reference a
+    narrowed plan must agree with (a workspace's ``narrowing`` attribute sets it for its checks).
     """
     py = tuple(e for e in patch.edits if language.is_source(e.path))
-    reaching = [
-        (e.path, e.old_text, e.new_text)
-        for e in py
-        if language.interface_changed(e.path, e.old_text, e.new_text)
-    ]
     deleted = {e.path for e in py if e.new_text is None}
     checked = {e.path for e in py if e.new_text is not None}
     if any(language.reaches_everything(e.path, e.old_text, e.new_text) for e in py):
         checked |= graph.files() - deleted  # no import edge bounds it: the whole project
-    elif reaching:
-        checked |= graph.affected(reaching) - deleted
+    elif not narrowing:
+        checked |= graph.importers(e.path for e in py) - deleted
+    else:
+        reaching = [
+            (e.path, e.old_text, e.new_text)
+            for e in py
+            if language.interface_changed(e.path, e.old_text, e.new_text)
+        ]
+        if reaching:
+            checked |= graph.affected(reaching) - deleted
     if scope is None:
         return CheckPlan(py, tuple(sorted(checked)))
     patched = {e.path for e in py if e.new_text is not None}
@@ -126,7 +135,7 @@ def relocate(d: Diagnostic, shadow_prefix: str, real_prefix: str) -> Diagnostic:
 async def run_check(ctx: CheckContext, patch: PreparedPatch, timeout_s: float) -> CheckReply:
     deadline = Deadline(timeout_s)
     t0 = time.perf_counter()
-    plan = plan_check(patch, ctx.graph, ctx.language, ctx.scope)
+    plan = plan_check(patch, ctx.graph, ctx.language, ctx.scope, narrowing=ctx.narrowing)
     shadow, backend = ctx.shadow, ctx.backend
     edits = {e.path: e for e in plan.source_edits}
 

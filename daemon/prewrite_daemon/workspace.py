@@ -78,6 +78,9 @@ class Workspace:
         self.last_restart: str | None = None
         self.last_restart_reason: str | None = None
         self.resync_needed = False  # set when watching failed: rebuild everything next time
+        # False: checks plan without narrowing, every transitive importer of a patched file
+        # (``checker.plan_check``); a test (or a differential fuzzer) may flip it in-process.
+        self.narrowing = True
         self.before_answer: Callable[[], None] | None = None  # test hook
         self._crashes: list[float] = []
         self._backend_ran = False  # the current checker finished starting
@@ -183,8 +186,9 @@ class Workspace:
         """Warm overlay check; a patch that changes the checker's settings is judged twice."""
         assert self.layout is not None
         ctx = CheckContext(
-            self.language, self.shadow, self.graph, backend, self.base_cache, self.layout.scope
-        )
+            self.language, self.shadow, self.graph, backend, self.base_cache, self.layout.scope,
+            narrowing=self.narrowing,
+        )  # fmt: skip
         candidate = self._candidate_layout(patch)
         deadline = Deadline(timeout_s)
         if candidate is None:

@@ -1,0 +1,57 @@
+"""``plan_check`` with narrowing off: every transitive importer of every patched file.
+
+The reference a narrowed plan must agree with (the idle re-check and the differential fuzzer use
+it): whatever the patch changes, each file that imports a patched one, directly or through
+another, is compared; files that import none of them are not.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pytest
+
+from prewrite import change_file, delete_file
+from prewrite_daemon.checker import plan_check
+from prewrite_daemon.languages.python import PYTHON
+from prewrite_daemon.patch import prepare_patch
+from tests.support.setups import write
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from prewrite_daemon.languages.base import DependencyGraph
+
+pytestmark = pytest.mark.timeout(30)
+
+CORE = "def helper(x: int) -> int:\n    return x + 1\n"
+FILES = {
+    "pkg/__init__.py": "",
+    "pkg/core.py": CORE,
+    "pkg/user.py": "from pkg.core import helper\n\n\ndef use() -> int:\n    return helper(1)\n",
+    "pkg/far.py": "from pkg.user import use\n\nVALUE = use()\n",
+    "pkg/other.py": "VALUE = 1\n",
+}
+
+
+def graph_of(root: Path) -> DependencyGraph:
+    write(root, FILES)
+    graph = PYTHON.new_graph(root, None)
+    for rel, text in FILES.items():
+        graph.update(rel, text)
+    return graph
+
+
+def test_a_body_edit_plans_every_transitive_importer_without_narrowing(tmp_path: Path) -> None:
+    graph = graph_of(tmp_path)
+    patch = prepare_patch(tmp_path, [change_file(tmp_path, "pkg/core.py", CORE + "# more\n")])
+    narrowed = plan_check(patch, graph, PYTHON)
+    wide = plan_check(patch, graph, PYTHON, narrowing=False)
+    assert narrowed.checked == ("pkg/core.py",)  # the interface is the same: nothing else
+    assert wide.checked == ("pkg/core.py", "pkg/far.py", "pkg/user.py")
+
+
+def test_a_deleted_module_plans_its_importers_not_itself(tmp_path: Path) -> None:
+    graph = graph_of(tmp_path)
+    patch = prepare_patch(tmp_path, [delete_file(tmp_path, "pkg/user.py")])
+    assert plan_check(patch, graph, PYTHON, narrowing=False).checked == ("pkg/far.py",)
