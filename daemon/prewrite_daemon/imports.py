@@ -26,11 +26,18 @@ _PYRIGHT_COMMENT = re.compile(r"^\s*#\s*pyright:")
 
 
 def module_names(rel: str) -> set[str]:
-    """Every dotted name under which the file ``rel`` might be imported (all path suffixes)."""
+    """Every dotted name under which the file ``rel`` might be imported (all path suffixes).
+    A stub-only package's folder ``<name>-stubs`` counts as ``<name>`` (PEP 561: pyright
+    resolves ``import <name>`` to it, in the project as in site-packages)."""
     parts = rel.removesuffix(".pyi").removesuffix(".py").split("/")
     if parts[-1] == "__init__":
         parts = parts[:-1]
-    return {".".join(parts[i:]) for i in range(len(parts)) if parts[i:]}
+    names: set[str] = set()
+    for i in range(len(parts)):
+        names.add(".".join(parts[i:]))
+        if parts[i].endswith("-stubs") and len(parts[i]) > len("-stubs"):
+            names.add(".".join([parts[i].removesuffix("-stubs"), *parts[i + 1 :]]))
+    return names
 
 
 def _package_of(rel: str) -> list[str]:

@@ -28,7 +28,11 @@ if TYPE_CHECKING:
 STRONG, WEAK, ATTR, WEAK_ATTR = "strong", "weak", "attr", "weak-attr"
 WEAK_MODULE = "weak-module"  # a module holding a weak name, used as an object: taken as strong
 _FIELD_SENSITIVE = frozenset({"namedtuple", "typeddict", "decorated", "unknown"})
-_WHOLE_CLASS = frozenset({"protocol", "enum", "autovariance"})
+# A class of one of these kinds shows a member change wherever the class goes. "unknown" is
+# here by default-keep: a class whose kind is not certain may be any of the others.
+_WHOLE_CLASS = frozenset({"protocol", "enum", "autovariance", "unknown"})
+# What a plain class may have and still show a member change only where the member is spelled.
+_PLAIN = frozenset({"generic"})
 _MAX_DEPTH = 16
 _MAX_ALIAS_DOTS = 3  # past this, the whole alias is taken as changed (chains reach all of it)
 
@@ -76,6 +80,7 @@ class Propagation:
         self._all_seeded: set[str] = set()
         self._queue: deque[tuple[str, str, str]] = deque()
         self._kinds: dict[tuple[str, str], frozenset[str]] = {}
+        self._resolved: dict[str, frozenset[str] | None] = {}  # absolute name -> its kind
         self._names: dict[str, set[str]] = {}  # rel -> its dotted module names
         self._referenced: dict[tuple[str, str], bool] = {}
         self._changed_tags: dict[str, set[str]] = {}  # tag -> changed files mentioning it
@@ -90,9 +95,8 @@ class Propagation:
         for name in sorted(change.names):
             self._queue.append((STRONG, rel, name))
         for m in change.members:
-            self.member(
-                rel, m.cls, m.name, (m.data, m.nested_class, m.abstract), m.added_or_removed
-            )
+            flags = (m.data, m.nested_class, m.abstract)
+            self.member(rel, m.cls, m.name, flags, m.added_or_removed)
 
     def changed_views(self) -> dict[str, list[Summary]]:
         return {rel: list(self._summaries.get(rel, ())) for rel in self._changed}
@@ -148,6 +152,14 @@ class Propagation:
         self._queue.append((ATTR, "", name))
         if name.startswith("__") and not name.endswith("__"):
             self._queue.append((ATTR, "", f"_{cls.lstrip('_')}{name}"))  # name-mangled spelling
+
+    def _maybe_abstract(self, rel: str, cls: str, name: str) -> bool:
+        return any(
+            r.maybe_abstract
+            for s in self._summaries.get(rel, ())
+            for r in s.regions
+            if r.owner == cls and r.member == name
+        )
 
     def _name(self, rel: str, name: str, flavor: str, done: set[tuple[str, str]]) -> None:
         if (rel, name) in done:
@@ -239,6 +251,11 @@ class Propagation:
                 continue
             if use.file and flavor in (STRONG, ATTR):
                 self.files.add(rel)
+            if flavor == WEAK and tag in summary.inner_bases:
+                # a class in a function or another class may subclass it: its overrides are
+                # checked here, and no rule models what kind of class it is (default-keep)
+                self.files.add(rel)
+                flavor = STRONG
             for i in use.regions:
                 self._region(rel, summary.regions[i], flavor)
 
@@ -249,6 +266,10 @@ class Propagation:
             if region.kind == "class":
                 self._queue.append((WEAK, rel, region.owner))
                 self.files.add(rel)  # a subclass: its overrides are checked against the base
+                if self.kind(rel, region.owner) - _PLAIN:
+                    # an enum's values, a dataclass's fields, abstractness: a special subclass
+                    # may show what it inherits wherever it goes
+                    self._queue.append((STRONG, rel, region.owner))
             elif region.kind == "member":
                 self._queue.append((WEAK_ATTR, "", region.member))
             else:
@@ -269,6 +290,8 @@ class Propagation:
         if self._protocols is None or name in self._protocols or name in self._project_protocols:
             return True
         kind = self.kind(rel, cls)
+        if kind - _PLAIN and self._maybe_abstract(rel, cls, name):
+            return True  # a decorator that may be abstractmethod: shows where it is instantiated
         if kind & _WHOLE_CLASS or ("generic" in kind and self._infer_variance):
             return True
         if moved and (f"abstract:{name}" in kind or "abc" in kind):
@@ -315,15 +338,29 @@ class Propagation:
                 found = self._resolve(value, depth)
                 if found is not None:
                     out |= found
-                elif tag == "k":  # an explicit import from outside the workspace
-                    out |= external_kind(value)
+                elif tag == "k" or not self._in_workspace(value):
+                    out |= external_kind(value)  # an import from outside the workspace
+                else:  # a star import of a workspace module that binds no such name
+                    out.add("unknown")
         return frozenset(out)
+
+    def _in_workspace(self, absolute: str) -> bool:
+        parts = absolute.split(".")
+        return any(self._by_module.get(".".join(parts[:i])) for i in range(1, len(parts)))
 
     def _resolve(self, absolute: str, depth: int) -> frozenset[str] | None:
         """The kind of the workspace class ``absolute`` names; None if no workspace module
         binds it (through classes, imports and star imports)."""
         if depth > _MAX_DEPTH:
             return frozenset({"unknown"})
+        if absolute in self._resolved:
+            return self._resolved[absolute]
+        self._resolved[absolute] = frozenset({"unknown"})  # a cycle of aliases: unknown
+        found = self._resolve_uncached(absolute, depth)
+        self._resolved[absolute] = found
+        return found
+
+    def _resolve_uncached(self, absolute: str, depth: int) -> frozenset[str] | None:
         parts = absolute.split(".")
         for i in range(len(parts) - 1, 0, -1):
             module, name, rest = ".".join(parts[:i]), parts[i], parts[i + 1 :]

@@ -30,11 +30,38 @@ from dataclasses import dataclass
 
 from prewrite_daemon.imports import imported_names
 from prewrite_daemon.mentions import OPAQUE_CALLS, Scan, import_bindings
+from prewrite_daemon.newer_syntax import TYPE_PARAMS_MARK
 from prewrite_daemon.parse_cache import parse_shared
 from prewrite_daemon.symbol_changes import is_dunder, star_names
 from prewrite_daemon.symbols import Collected
 
-_SAFE_DECORATORS = frozenset({"final", "total_ordering", "type_check_only", "deprecated"})
+# Class decorators that synthesize nothing, by what they resolve to (never by their last name:
+# a local function called ``final`` may be a ``dataclass_transform``).
+_SAFE_CLASS_DECORATORS = frozenset(
+    f"{m}.{n}"
+    for m, names in (
+        ("typing", ("final", "type_check_only", "runtime_checkable")),
+        ("typing_extensions", ("final", "type_check_only", "runtime_checkable", "deprecated")),
+        ("functools", ("total_ordering",)),
+        ("warnings", ("deprecated",)),
+    )
+    for n in names
+)
+# Method decorators that never make a method abstract (pyright knows abstractness only from
+# ``abc.abstractmethod`` and its kin, reached by any alias); anything unresolved may be one.
+_PLAIN_METHOD_DECORATORS = _SAFE_CLASS_DECORATORS | frozenset(
+    f"{m}.{n}"
+    for m, names in (
+        ("builtins", ("property", "staticmethod", "classmethod")),
+        ("functools", ("cached_property", "wraps", "lru_cache", "cache", "singledispatchmethod")),
+        ("typing", ("overload", "override", "no_type_check")),
+        ("typing_extensions", ("overload", "override")),
+        ("contextlib", ("contextmanager", "asynccontextmanager")),
+    )
+    for n in names
+)
+_PROTOCOL_FORMS = frozenset({"typing.Protocol", "typing_extensions.Protocol"})
+_PROPERTY_PARTS = frozenset({"setter", "getter", "deleter"})
 _IMPORT_LINE = re.compile(r"^\s*(?:from\s+(\.*)([\w.]*)\s+import|import\s+([\w., ]+))", re.M)
 
 
@@ -47,6 +74,7 @@ class Region:
     nested_class: bool = False
     abstract: bool = False
     alias_of: tuple[str, ...] = ()  # an import binding: the modules (or names) it denotes
+    maybe_abstract: bool = False  # a member with a decorator not resolved to a plain one
 
 
 @dataclass(frozen=True)
@@ -59,7 +87,7 @@ class ClassInfo:
     decorated: bool  # a decorator or class keyword that may synthesize members (dataclass-like)
     type_params: bool  # PEP 695: variance inferred from the members
     subscripted: bool  # a generic base (Generic[T], Protocol[T], list[int], ...)
-    protocol: bool  # lists Protocol as a base: matched structurally
+    protocol: bool  # a base resolves to typing's Protocol: matched structurally
 
 
 @dataclass(frozen=True)
@@ -81,6 +109,7 @@ class Summary:
     protocol_members: frozenset[str] = frozenset()
     infer_variance: bool = False
     opaque: bool = False  # does not parse: depends on everything it imports
+    inner_bases: frozenset[str] = frozenset()  # tags in headers of classes not at module level
 
 
 @functools.lru_cache(maxsize=16)  # the parsed trees are kept: a few MB each at most
@@ -167,8 +196,11 @@ def summary_of(col: Collected, source: str, plain: frozenset[str] = frozenset())
                 region_only.add(f"m:{module}")
         index = len(regions)
         alias_of = tuple(d.target for d in build.declarations if d.target and not member)
+        maybe_abstract = bool(member) and any(
+            not resolver.plain_method_decorator(c, members[owner]) for c in build.decorators
+        )
         regions.append(Region(build.kind, owner, member, build.data, build.nested_class,
-                              build.abstract, alias_of))  # fmt: skip
+                              build.abstract, alias_of, maybe_abstract))  # fmt: skip
         for tag in tags:
             by_tag[tag].append(index)
     uses = {
@@ -193,6 +225,7 @@ def summary_of(col: Collected, source: str, plain: frozenset[str] = frozenset())
         exports=star_names(col),
         protocol_members=frozenset(protocols),
         infer_variance="infer_variance" in source,
+        inner_bases=frozenset[str]().union(*(unit_tags[u] for u in col.inner_class_units)),
     )
 
 
@@ -225,6 +258,11 @@ class _Resolver:
             o
             for (o, m), r in col.regions.items()
             if not m and o != "*" and any(d.role != "import" for d in r.declarations)
+        }
+        self._defs = {  # module-level names bound only by ``def``: plain functions
+            o
+            for (o, m), r in col.regions.items()
+            if not m and r.declarations and all(d.role == "def" for d in r.declarations)
         }
         self._cache: dict[str, set[str]] = {}
 
@@ -263,6 +301,31 @@ class _Resolver:
             out.add(f"m:{absolute}")
         return out
 
+    def absolute(self, chain: str) -> frozenset[str] | None:
+        """What the dotted ``chain`` denotes through the file's imports ("builtins.x" for a name
+        bound nowhere), or None when it may denote something else too: a module-level binding
+        of the file, or any name while a star import may rebind it (order is not modelled)."""
+        root, _, rest = chain.partition(".")
+        if chain == "?" or root in self.local or self.stars:
+            return None
+        if root not in self.aliases:
+            return frozenset({f"builtins.{chain}"})
+        tail = f".{rest}" if rest else ""
+        return frozenset(t + tail for t in self.aliases[root])
+
+    def resolves_within(self, chain: str, allowed: frozenset[str]) -> bool:
+        found = self.absolute(chain)
+        return found is not None and found <= allowed
+
+    def plain_method_decorator(self, chain: str, members: set[str]) -> bool:
+        """Whether a method decorator certainly does not make the method abstract."""
+        root, _, rest = chain.partition(".")
+        if root in members and rest in _PROPERTY_PARTS:
+            return True  # ``@x.setter``: abstract only as ``x`` itself is (same region)
+        if root in self._defs and not rest and not self.stars:
+            return True  # a plain function of the file
+        return self.resolves_within(chain, _PLAIN_METHOD_DECORATORS)
+
     def class_info(self, node: ast.ClassDef) -> ClassInfo:
         bases: list[tuple[str, ...]] = []
         for base in node.bases:
@@ -284,13 +347,20 @@ class _Resolver:
         names = [
             _chain(d.func if isinstance(d, ast.Call) else d) or "?" for d in node.decorator_list
         ]
+        type_params = bool(getattr(node, "type_params", None)) or TYPE_PARAMS_MARK in names
         return ClassInfo(
             bases=tuple(bases),
             decorated=bool(node.keywords)
-            or any(n.rsplit(".", 1)[-1] not in _SAFE_DECORATORS for n in names),
-            type_params=bool(getattr(node, "type_params", None)),
+            or any(
+                n != TYPE_PARAMS_MARK and not self.resolves_within(n, _SAFE_CLASS_DECORATORS)
+                for n in names
+            ),
+            type_params=type_params,
             subscripted=any(isinstance(b, ast.Subscript) for b in node.bases),
-            protocol=any(_last(b) == "Protocol" for b in node.bases),
+            protocol=any(
+                not (self.absolute(_base_chain(b)) or frozenset()).isdisjoint(_PROTOCOL_FORMS)
+                for b in node.bases
+            ),
         )
 
 
@@ -304,7 +374,5 @@ def _chain(node: ast.expr) -> str | None:
     return ".".join([node.id, *reversed(parts)])
 
 
-def _last(base: ast.expr) -> str:
-    expr = base.value if isinstance(base, ast.Subscript) else base
-    chain = _chain(expr)
-    return chain.rsplit(".", 1)[-1] if chain else ""
+def _base_chain(base: ast.expr) -> str:
+    return _chain(base.value if isinstance(base, ast.Subscript) else base) or "?"

@@ -15,6 +15,8 @@ import ast
 import functools
 import warnings
 
+from prewrite_daemon.newer_syntax import parse_newer
+
 _KEPT = 16  # trees of the last texts parsed: a hub module's is a few MB at most
 
 
@@ -26,10 +28,13 @@ def parse_shared(source: str) -> ast.Module | None:
 
 
 def parse_private(source: str) -> ast.Module | None:
-    """A fresh tree of ``source``, the caller's own to change; None when it does not parse."""
+    """A fresh tree of ``source``, the caller's own to change; None when it does not parse.
+    Syntax newer than the daemon's Python is read through ``newer_syntax``."""
     try:
         with warnings.catch_warnings():  # "\d" in a string: the file's own business
             warnings.simplefilter("ignore")
             return ast.parse(source, type_comments=True)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    except SyntaxError:
+        return parse_newer(source)
+    except (ValueError, RecursionError, MemoryError):
         return None

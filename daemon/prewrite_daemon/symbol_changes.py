@@ -95,6 +95,9 @@ def fingerprints(col: Collected) -> dict[tuple[str, str], str]:
 
 def diff_modules(old: Collected, new: Collected, old_text: str, new_text: str) -> ModuleChange:
     """The names and members that differ between two parsed versions of one module."""
+    unmodelled = old.unmodelled | new.unmodelled
+    if unmodelled:
+        return ModuleChange(fallback=f"a statement no rule models: {', '.join(sorted(unmodelled))}")
     if pyright_comments(old_text) != pyright_comments(new_text):
         return ModuleChange(fallback="a file-level '# pyright:' comment changed")
     if _future(old) != _future(new):  # deferred annotations: forward references resolve

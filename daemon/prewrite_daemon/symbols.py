@@ -15,7 +15,15 @@ mention. What a region holds, and why (see ``prewrite_daemon.name_deps`` for the
 - a variable: its annotation when declared (the value too when the annotation is a bare
   ``Final``/``TypeAlias``/``ClassVar``, or at class level, where dataclass-like fields make the
   default part of ``__init__``); otherwise every binding statement, ``global`` stores included;
-- an import: the module and name it binds (kept as references, resolved by the graph).
+- an import: the module and name it binds (kept as references, resolved by the graph);
+- a PEP 695 ``type X = ...`` statement: the whole statement (on a daemon older than 3.12 the
+  source reaches here rewritten by ``newer_syntax``, as an assignment).
+
+Default-keep: a statement kind not listed in ``_MODELLED`` is recorded in ``unmodelled`` and
+the module's change then reaches every importer (``symbol_changes``). Classes defined anywhere
+but at module level (in a function, nested in a class) are not given regions of their own; the
+units of their headers are kept (``inner_class_units``), so the graph can tell that a file
+subclasses a name somewhere it does not model.
 
 A name or member declared by an annotation, a ``def`` or a ``class`` keeps only those
 declarations: pyright types it by them and merely checks other assignments against them (an
@@ -50,6 +58,7 @@ class Declaration:
     module_refs: tuple[str, ...] = ()  # modules only the binding depends on (what it re-exports)
     target: str = ""  # an import: what the name denotes (a module, or a name or submodule)
     abstract: bool = False
+    decorators: tuple[str, ...] = ()  # a def's decorators as dotted chains ("?": not a chain)
 
 
 @dataclass
@@ -72,6 +81,10 @@ class RegionBuild:
     def abstract(self) -> bool:
         return any(d.abstract for d in self.declarations)
 
+    @property
+    def decorators(self) -> frozenset[str]:
+        return frozenset(c for d in self.declarations for c in d.decorators)
+
 
 @dataclass
 class ClassBuild:
@@ -93,7 +106,10 @@ class Collected:
         self.is_init = rel.rsplit("/", 1)[-1] in ("__init__.py", "__init__.pyi")
         self.fingerprints: dict[tuple[str, str], str] | None = None  # symbol_changes fills it
         self.body_units: set[int] = set()  # function bodies: class-level names are not visible
+        self.unmodelled: set[str] = set()  # statement kinds no rule models (see the module doc)
+        self.inner_class_units: list[int] = []  # headers of classes not at module level
         self._block(tree.body, [], None)
+        self._inner_classes(tree)
         for _, found in self.units:
             self.import_nodes.extend(found.imports)
         for region in self.regions.values():
@@ -103,6 +119,14 @@ class Collected:
                 region.declarations = [
                     d for d in region.declarations if d.role not in _DROPPED_WHEN_DECLARED
                 ]
+
+    def _inner_classes(self, tree: ast.Module) -> None:
+        """A unit for the header of every class defined in a function or another class."""
+        top = {id(c.node) for c in self.classes}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef) and id(node) not in top:
+                header = [*node.decorator_list, *node.bases, *node.keywords, *_type_params(node)]
+                self.inner_class_units.append(self.unit(header))
 
     def unit(self, nodes: Sequence[ast.AST]) -> int:
         self.units.append((tuple(nodes), scan(nodes)))
@@ -151,8 +175,13 @@ class Collected:
             self._block(stmt.orelse, [*guards, ("else", (test,))], cls)
         elif isinstance(stmt, ast.Try | ast.TryStar):
             self._try(stmt, guards, cls)
-        else:
+        elif _TYPE_ALIAS is not None and isinstance(stmt, _TYPE_ALIAS):
+            name = cast("ast.Name", getattr(stmt, "name"))  # noqa: B009 (3.12+ only)
+            self._bind(cls, name.id, Declaration("ann", [("type", (self.unit([stmt]),))]), guards)
+        elif isinstance(stmt, _MODELLED):
             self._compound_or_simple(stmt, guards, cls)
+        else:  # a statement kind no rule models: never silently nothing
+            self.unmodelled.add(type(stmt).__name__)
 
     def _try(self, stmt: ast.Try | ast.TryStar, guards: list[Piece], cls: str | None) -> None:
         self._block(stmt.body, [*guards, ("try", ())], cls)
@@ -232,15 +261,15 @@ class Collected:
         whole = (sig, body)
         marker = f"{'async ' if isinstance(fn, ast.AsyncFunctionDef) else ''}def {fn.name}"
         abstract = any("abstract" in _last_name(d) for d in fn.decorator_list)
+        chains = tuple(_chain_of(d) for d in fn.decorator_list)
         if fn.returns is None:
-            self._bind(
-                cls, fn.name, Declaration("def", [(marker, whole)], abstract=abstract), guards
-            )
+            decl = Declaration("def", [(marker, whole)], abstract=abstract, decorators=chains)
+            self._bind(cls, fn.name, decl, guards)
         else:
             marker += " trivial" if _is_trivial(fn.body) else ""
             if isinstance(fn, ast.AsyncFunctionDef) and _yields(fn):
                 marker += " generator"  # an async generator and a coroutine differ to callers
-            decl = Declaration("def", [(marker, (sig,))], abstract=abstract)
+            decl = Declaration("def", [(marker, (sig,))], abstract=abstract, decorators=chains)
             self._bind(cls, fn.name, decl, guards)
         facts = self.units[body][1]
         for name in sorted(facts.globals):
@@ -281,6 +310,27 @@ class Collected:
             marker = f"import {b.target} as {b.local}"
             decl = Declaration("import", [(marker, ())], refs, b.modules, target=b.target)
             self._bind(cls, b.local, decl, guards)
+
+
+_TYPE_ALIAS: type[ast.stmt] | None = getattr(ast, "TypeAlias", None)
+# Statements whose bindings ``_compound_or_simple`` knows (the rest of the modelled fragment is
+# handled above it: functions, classes, imports, if, try).
+_MODELLED = (ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Match, ast.Assign,
+             ast.AnnAssign, ast.AugAssign, ast.Delete, ast.Expr, ast.Pass, ast.Raise, ast.Assert,
+             ast.Global, ast.Nonlocal, ast.Return, ast.Break, ast.Continue)  # fmt: skip
+
+
+def _chain_of(node: ast.expr) -> str:
+    """A decorator as the dotted chain it calls or names (``abc.abstractmethod``); "?" when it
+    is not one (a lambda, a subscript, a call of a call)."""
+    expr: ast.expr = node.func if isinstance(node, ast.Call) else node
+    parts: list[str] = []
+    while isinstance(expr, ast.Attribute):
+        parts.append(expr.attr)
+        expr = expr.value
+    if not isinstance(expr, ast.Name):
+        return "?"
+    return ".".join([expr.id, *reversed(parts)])
 
 
 def _target_names(targets: Iterable[ast.AST]) -> set[str]:

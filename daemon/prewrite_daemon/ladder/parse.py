@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from prewrite.protocol import Diagnostic
 from prewrite_daemon.ladder.config import TS_EXTENSIONS
 from prewrite_daemon.ladder.formats import check_for
+from prewrite_daemon.newer_syntax import parse_newer
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -70,6 +71,8 @@ def parse_error(path: str, text: str) -> Diagnostic | None:
                 warnings.simplefilter("ignore")  # e.g. invalid escape sequences: not errors
                 ast.parse(text, filename=path, type_comments=False)
         except SyntaxError as exc:
+            if parse_newer(text) is not None:
+                return None  # valid in a newer Python than the daemon's (the checker judges)
             return _error(path, exc.lineno or 1, exc.offset or 1, exc.msg, "python")
         except ValueError as exc:  # null bytes
             return _error(path, 1, 1, str(exc), "python")
