@@ -121,3 +121,23 @@ def test_plain_json_takes_no_comments_and_jsonc_nothing_beyond_them() -> None:
     assert _error("data.json", JSONC).line == 2
     found = _error("pyrightconfig.json", "{\n  // fine\n  'single': 1\n}\n")
     assert (found.line, found.column) == (3, 3)  # positions survive the blanking
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "type Num = int\n",  # 3.12, PEP 695
+        "class Box[T: int = str]:\n    def get[U](self, u: U) -> T: ...\n",  # 3.12/3.13
+        'd = {"a": 1}\nx = f"{d["a"]}"\n',  # 3.12, PEP 701
+        "try:\n    pass\nexcept ValueError, TypeError:\n    pass\n",  # 3.14, PEP 758
+        'name = "x"\ng = t"hi {name}"\n',  # 3.14, PEP 750
+    ],
+    ids=["type-alias", "type-params", "fstring-quotes", "except-no-parens", "t-string"],
+)
+def test_syntax_newer_than_the_daemon_is_never_refused(text: str) -> None:
+    assert parse_error("m.py", text) is None
+
+
+@pytest.mark.parametrize("text", ["x = (\n", "1 = x\n", "type = = 1\n", "def f(:\n"])
+def test_what_no_python_accepts_is_still_refused(text: str) -> None:
+    assert parse_error("m.py", text) is not None
