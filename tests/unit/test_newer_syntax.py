@@ -42,7 +42,8 @@ def test_type_parameters_leave_a_marker_the_summary_reads() -> None:
 def test_a_different_text_gives_a_different_tree() -> None:
     a = parse_newer("type X = int\n")
     b = parse_newer("type X = str\n")
-    assert a is not None and b is not None
+    assert a is not None
+    assert b is not None
     assert ast.dump(a) != ast.dump(b)
 
 
