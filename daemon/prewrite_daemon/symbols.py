@@ -108,6 +108,7 @@ class Collected:
         self.body_units: set[int] = set()  # function bodies: class-level names are not visible
         self.unmodelled: set[str] = set()  # statement kinds no rule models (see the module doc)
         self.inner_class_units: list[int] = []  # headers of classes not at module level
+        self._not_declaring = _NOT_DECLARING | _special_aliases(tree)
         self._block(tree.body, [], None)
         self._inner_classes(tree)
         for _, found in self.units:
@@ -243,12 +244,17 @@ class Collected:
 
     def _annotated(self, stmt: ast.AnnAssign, whole: int, in_class: bool) -> Declaration:
         """Declared: the annotation; the value too where it shapes the type (see the module doc)."""
-        if in_class or not _declares(stmt.annotation):
+        if in_class or not self._declares(stmt.annotation):
             return Declaration(
-                "ann" if _declares(stmt.annotation) else "assign", [("ann", (whole,))]
+                "ann" if self._declares(stmt.annotation) else "assign", [("ann", (whole,))]
             )
         marker = "ann=" if stmt.value is not None else "ann"
         return Declaration("ann", [(marker, (self.unit([stmt.annotation]),))])
+
+    def _declares(self, annotation: ast.expr) -> bool:
+        """A bare ``Final``/``ClassVar``/``TypeAlias`` (by any name the file gives it) leaves
+        the type to the value."""
+        return _last_name(annotation) not in self._not_declaring
 
     def _function(
         self, fn: ast.FunctionDef | ast.AsyncFunctionDef, guards: list[Piece], cls: str | None
@@ -286,7 +292,7 @@ class Collected:
             target = stmt.target
             if isinstance(target, ast.Attribute) and _is_name(target.value, first):
                 unit = self.unit([stmt.annotation, *([stmt.value] if stmt.value else [])])
-                decl = Declaration("ann" if _declares(stmt.annotation) else "store",
+                decl = Declaration("ann" if self._declares(stmt.annotation) else "store",
                                    [(f"ann in {fn.name}", (unit,))])  # fmt: skip
                 self.declare(cls, target.attr, decl, guards)
 
@@ -363,9 +369,27 @@ def _mutates_all(stmt: ast.stmt) -> bool:
     return isinstance(func, ast.Attribute) and _is_name(func.value, "__all__")
 
 
-def _declares(annotation: ast.expr) -> bool:
-    """A bare ``Final``/``ClassVar``/``TypeAlias`` leaves the type to the value."""
-    return _last_name(annotation) not in _NOT_DECLARING
+def _special_aliases(tree: ast.Module) -> frozenset[str]:
+    """Names the file binds to ``Final``, ``ClassVar``, ``TypeAlias`` or ``InitVar`` (``from
+    typing import Final as F``, ``F = typing.Final``), to a fixpoint; the spelling of the
+    imported or assigned name decides, whatever module it comes from (an over-approximation)."""
+    bindings: list[tuple[str, str]] = []  # (bound name, the last name of what it denotes)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            bindings += [(a.asname, a.name) for a in node.names if a.asname]
+        elif isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            last = _last_name(node.value)
+            bindings += [(t.id, last) for t in targets if isinstance(t, ast.Name) and last]
+    found: set[str] = set()
+    grew = True
+    while grew:
+        grew = False
+        for name, source in bindings:
+            if name not in found and (source in _NOT_DECLARING or source in found):
+                found.add(name)
+                grew = True
+    return frozenset(found)
 
 
 def _last_name(node: ast.AST) -> str:

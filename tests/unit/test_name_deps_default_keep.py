@@ -206,3 +206,13 @@ def test_an_unmodelled_statement_falls_back(monkeypatch: pytest.MonkeyPatch) -> 
     finally:
         summarize.cache_clear()
     assert {"user.py", "far.py"} <= found
+
+
+@pytest.mark.parametrize(
+    "declare",
+    ["from typing import Final as F\nX: F = {v}\n", "import typing\nF = typing.Final\nX: F = {v}\n"],
+    ids=["imported-as", "assigned"],
+)
+def test_final_under_another_name_takes_its_type_from_the_value(declare: str) -> None:
+    files = {"consts.py": declare.format(v="1"), "user.py": "from consts import X\ny: int = X\n"}
+    assert "user.py" in affected(files, {"consts.py": declare.format(v="''")})
