@@ -210,7 +210,10 @@ def test_an_unmodelled_statement_falls_back(monkeypatch: pytest.MonkeyPatch) -> 
 
 @pytest.mark.parametrize(
     "declare",
-    ["from typing import Final as F\nX: F = {v}\n", "import typing\nF = typing.Final\nX: F = {v}\n"],
+    [
+        "from typing import Final as F\nX: F = {v}\n",
+        "import typing\nF = typing.Final\nX: F = {v}\n",
+    ],
     ids=["imported-as", "assigned"],
 )
 def test_final_under_another_name_takes_its_type_from_the_value(declare: str) -> None:
