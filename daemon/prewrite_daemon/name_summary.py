@@ -62,7 +62,12 @@ _PLAIN_METHOD_DECORATORS = _SAFE_CLASS_DECORATORS | frozenset(
 )
 _PROTOCOL_FORMS = frozenset({"typing.Protocol", "typing_extensions.Protocol"})
 _PROPERTY_PARTS = frozenset({"setter", "getter", "deleter"})
-_IMPORT_LINE = re.compile(r"^\s*(?:from\s+(\.*)([\w.]*)\s+import|import\s+([\w., ]+))", re.M)
+# An import anywhere in a text that does not parse: after a ``;``, inside a one-line ``if``, in a
+# string or a comment (an extra edge costs a recheck, a missed one is a wrong green).
+_IMPORT_ANYWHERE = re.compile(
+    r"\bfrom\s+(\.*)([\w.]*)\s+import\s*(\([^)]*\)?|[^\n;]*)|\bimport\s+([^\n;]*)"
+)
+_DOTTED_NAME = re.compile(r"[^\W\d][\w]*(?:\s*\.\s*[^\W\d][\w]*)*")
 
 
 @dataclass(frozen=True)
@@ -143,17 +148,21 @@ def opaque_summary(rel: str, source: str) -> Summary:
     """A file that does not parse still gets checked by pyright (with error recovery): keep
     every module its import lines name, and let the graph treat it as using everything."""
     names: set[str] = set()
-    for m in _IMPORT_LINE.finditer(source):
-        dots, module, plain = m.groups()
-        if plain is not None:
-            stmt = f"import {plain.strip().rstrip(',')}"
-        else:
-            stmt = f"from {dots}{module} import _"
-        try:
-            tree = ast.parse(stmt)
-        except SyntaxError:
-            continue
-        names |= imported_names(rel, tree)
+    joined = re.sub(r"\\\r?\n", " ", source)  # backslash continuations: one logical line
+    for m in _IMPORT_ANYWHERE.finditer(joined):
+        dots, module, imported, plain = m.groups()
+        found = [d.replace(" ", "") for d in _DOTTED_NAME.findall(imported or plain or "")]
+        if plain is not None:  # every word may be a module (``as`` and aliases: extra edges)
+            stmts = [f"import {name}" for name in found]
+        else:  # each imported name may be a submodule
+            stmts = [f"from {dots}{module} import {n}" for n in found if "." not in n]
+            stmts.append(f"from {dots}{module} import _")
+        for stmt in stmts:
+            try:
+                tree = ast.parse(stmt)
+            except SyntaxError:
+                continue
+            names |= imported_names(rel, tree)
     return Summary(rel, frozenset(names), opaque=True)
 
 

@@ -219,3 +219,24 @@ def test_an_unmodelled_statement_falls_back(monkeypatch: pytest.MonkeyPatch) -> 
 def test_final_under_another_name_takes_its_type_from_the_value(declare: str) -> None:
     files = {"consts.py": declare.format(v="1"), "user.py": "from consts import X\ny: int = X\n"}
     assert "user.py" in affected(files, {"consts.py": declare.format(v="''")})
+
+
+@pytest.mark.parametrize(
+    "hidden",
+    [
+        "x = 1; import pkg.sub as s\n",
+        "if True: from pkg import sub\n",
+        "from pkg import (\n    other,\n    sub,\n)\n",
+        "from pkg \\\n    import sub\n",
+    ],
+    ids=["after-semicolon", "one-line-if", "parenthesized", "continued"],
+)
+def test_an_importer_that_does_not_parse_keeps_every_import_it_spells(hidden: str) -> None:
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/sub.py": "def f() -> int:\n    return 1\n",
+        "pkg/other.py": "",
+        "user.py": hidden + "def broken(:\n",
+    }
+    new = "def f() -> str:\n    return ''\n"
+    assert "user.py" in affected(files, {"pkg/sub.py": new})
