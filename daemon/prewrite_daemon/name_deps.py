@@ -7,8 +7,10 @@ larger than the transitive importers of the changed files (``ImportGraph``'s ans
 that imports none of them, at any depth, cannot see them.
 
 Whole importers (every transitive importer of the file; the ``fallback``):
-- a ``.pyi`` stub changed, added or deleted (it shadows the module's source for importers);
-- a file that does not parse, before or after (its symbols cannot be listed);
+- a ``.pyi`` stub changed, added or deleted (it shadows the module's source for importers; a
+  ``<name>-stubs`` folder is the module ``<name>``);
+- a file that does not parse, before or after, in the newest grammar (``newer_syntax``);
+- a statement kind the summary does not model (a newer Python's: never silently nothing);
 - a file-level ``# pyright:`` comment (strict inference settings change every declaration), or
   a ``__future__`` import (``annotations`` changes how every annotation resolves);
 - the module's ``__getattr__`` (it answers for every name the module lacks);
@@ -42,15 +44,28 @@ Otherwise each module-level symbol and each class member has a region (``symbols
   (used by syntax, not by name: ``C()``, ``==``, ``for``, ``with``); its name is a member of a
   Protocol anywhere (structural matching: the project's own, typeshed's stdlib, and the
   libraries' given to the constructor; when none are given, every member counts); the class is
-  a Protocol or an Enum, or has type parameters (inferred variance); the class or a base is
-  dataclass-like (any decorator or class keyword but ``final``/``total_ordering``), a
-  NamedTuple, a TypedDict, or a class of a library (not the stdlib), and the member is a field
-  (an assignment) or was added or removed (synthesized ``__init__``, abstractness); a base is
-  ``abc.ABC`` or another stdlib class and the member was added or removed (abstractness: no
-  stdlib class synthesizes fields); it implements an abstract member of a typing ABC
-  (``MutableSequence.insert``) and was added or removed; the member is or was abstract; it is a
-  nested class; the class is generic and a TypeVar somewhere infers its variance. A class header
-  change is a strong change of the class too.
+  a Protocol or an Enum, has type parameters (inferred variance), or its kind is **unknown**; the
+  class or a base is dataclass-like (a decorator or class keyword not resolved to one that
+  synthesizes nothing), a NamedTuple or a TypedDict, and the member is a field (an assignment)
+  or was added or removed (synthesized ``__init__``, abstractness); a base is ``abc.ABC`` or
+  another stdlib class and the member was added or removed (abstractness: no stdlib class
+  synthesizes fields); it implements an abstract member of a typing ABC
+  (``MutableSequence.insert``) and was added or removed; the member is or was abstract (by its
+  spelling, or, in a class that is not plain, by a decorator not resolved to a plain one); it
+  is a nested class; the class is generic and a TypeVar somewhere infers its variance. A class
+  header change is a strong change of the class too.
+- **class kinds by resolution, or unknown** (default-keep): a base is followed through the
+  file's imports, aliases and star imports to a workspace class (its kind, recursively) or to a
+  name outside the workspace: builtins and the stdlib's ``typing``/``abc``/``enum``/``collections
+  .abc`` forms are known by table, another stdlib class is ``abc``, anything else (a library's
+  class, a variable, a call, a star import that binds nothing the graph can see) is unknown.
+  Decorators are judged by what they resolve to, never by their last name (a local ``final`` may
+  be a ``dataclass_transform``).
+- a subclass that is not plain (an Enum taking ``_generate_next_value_`` from a plain mixin, a
+  dataclass, an ABC that a mixin's method made concrete) becomes strong when a base's member
+  changes: what it inherits shows wherever it goes. A class defined in a function or nested in
+  another class is a subclass the rules do not model: a file whose such class names a changed
+  class is rechecked and the region holding it is strong.
 - a strong change reaching a class header makes that class strong (a subclass's members and MRO
   follow its bases); a strong ``__all__`` or ``__getattr__`` reached this way falls back.
 
