@@ -8,17 +8,15 @@ import re
 import shutil
 import subprocess
 import textwrap
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from prewrite_daemon.languages.ts_graph import (
-    TsImportGraph,
-    package_name,
-    reaches_everything,
-    scan_specifiers,
-)
+from prewrite_daemon.languages.base import PlanningBudgetExceeded
+from prewrite_daemon.languages.ts_graph import TsImportGraph, package_name, reaches_everything
+from prewrite_daemon.languages.ts_syntax import read_module
 from prewrite_daemon.languages.tsconfig import load_tsconfig
 
 if TYPE_CHECKING:
@@ -70,23 +68,26 @@ def test_scan_finds_every_form() -> None:
         /** @jsxImportSource preact */
         """
     )
-    assert scan_specifiers(text) == [
-        ("module", "./a"),
-        ("module", "./b"),
-        ("module", "./side-effect"),
-        ("module", "./c"),
-        ("module", "./d"),
-        ("module", "./e"),
-        ("module", "./f"),
-        ("module", "./g"),
-        ("module", "./h"),
-        ("module", "./i"),
-        ("module", "./j"),
-        ("module", "./k"),
-        ("module", "preact/jsx-runtime"),
-        ("path", "globals.d.ts"),
-        ("types", "node"),
-    ]
+    assert sorted(read_module("x.js", text).specifiers) == sorted(
+        [
+            ("module", "./a"),
+            ("module", "./b"),
+            ("module", "./side-effect"),
+            ("module", "./c"),
+            ("module", "./d"),
+            ("module", "./e"),
+            ("module", "./f"),
+            ("module", "./g"),
+            ("module", "./h"),
+            ("module", "./i"),
+            ("module", "./j"),
+            ("module", "./k"),
+            ("module", "preact/jsx-runtime"),
+            ("module", "preact/jsx-dev-runtime"),
+            ("path", "globals.d.ts"),
+            ("types", "node"),
+        ]
+    )
 
 
 @pytest.mark.parametrize(
@@ -286,6 +287,84 @@ def test_paths_mapping_wins_over_self_reference(tmp_path: Path) -> None:
     assert direct(graph, "other.ts") == set()
 
 
+# --- global reach among the importers ---------------------------------------------------------
+
+GLOBAL_READERS = {
+    "a.ts": "export type T = number;",
+    "user.ts": "export const n: number = g;",  # no import edge to anything
+    "other.ts": "export const o = 1;",
+}
+
+
+@pytest.mark.parametrize(
+    ("rel", "text"),
+    [
+        ("glob.ts", 'import type { T } from "./a";\ndeclare global { var g: T }'),
+        ("glob.ts", 'declare var g: import("./a").T;'),  # a script: its declarations are global
+        ("glob.ts", 'export {};\ndeclare module "./other" { var g: import("./a").T }'),
+        ("glob.d.ts", 'import type { T } from "./a";\ndeclare global { var g: T }'),
+        ("glob.ts", 'import * as a from "./a";\ndeclare global { var g: a.T }'),
+        ("glob.ts", 'import { U } from "./a";\ntype V = U;\ndeclare global { var g: V }'),
+        ("glob.ts", 'export {};\ndeclare global { var g: typeof import("./a") }'),
+        ("glob.ts", 'import { U } from "./a";\nexport type W = U;\nexport as namespace G;'),
+        ("glob.ts", 'import type { T } from "./a";\nexport as namespace G;\nexport let g: T;'),
+        ("glob.ts", 'import { T } from "./a";\nexport const g: T = 1;\nexport const = ;'),
+    ],
+)
+def test_an_importer_with_global_reach_reaches_every_file(
+    tmp_path: Path, rel: str, text: str
+) -> None:
+    graph = graph_of(tmp_path, {**GLOBAL_READERS, rel: text})
+    assert graph.importers(["a.ts"]) == {rel, "user.ts", "other.ts"}
+    assert graph.affected([("a.ts", "", "")]) == {rel, "user.ts", "other.ts"}
+    assert direct(graph, "a.ts") == {rel}  # the edges themselves stay what they are
+
+
+@pytest.mark.parametrize(
+    ("rel", "text"),
+    [
+        ("mod.ts", 'import "./a";\nexport {};'),
+        ("mod.d.ts", 'import type { T } from "./a";\nexport declare const g: T;'),
+        # rxjs's types.ts: a global block built from nothing the module has
+        ("mod.ts", 'import { T } from "./a";\ndeclare global { interface SymbolConstructor {} }'),
+        ("mod.ts", '/// <reference path="./other.ts" />\nimport { T } from "./a";\nexport {};'),
+    ],
+)
+def test_a_module_importer_does_not_widen(tmp_path: Path, rel: str, text: str) -> None:
+    graph = graph_of(tmp_path, {**GLOBAL_READERS, rel: text})
+    assert graph.importers(["a.ts"]) == {rel}
+    assert reaches_everything(rel, text) is (text != 'import "./a";\nexport {};')
+
+
+def test_the_deadline_is_kept(tmp_path: Path) -> None:
+    graph = graph_of(tmp_path, {"b.ts": 'import "./a";', "c.ts": 'import "./b";'})
+    with pytest.raises(PlanningBudgetExceeded):
+        graph.affected([("a.ts", "", "")], deadline=time.monotonic() - 1)
+
+
+def test_json_modules_and_implicit_imports(tmp_path: Path) -> None:
+    graph = graph_of(
+        tmp_path,
+        {
+            "main.ts": 'import data from "./data.json";\nexport const n: number = data.n;',
+            "view.tsx": "export const v = <div />;",
+            "plain.ts": "export const p = 1;",
+        },
+        {
+            "compilerOptions": {
+                "jsx": "react-jsx",
+                "jsxImportSource": "@ui",
+                "importHelpers": True,
+                "paths": {"@ui/*": ["./ui/*"], "tslib": ["./vendor/tslib.ts"]},
+            }
+        },
+    )
+    assert graph.importers(["data.json"]) == {"main.ts"}
+    assert direct(graph, "ui/jsx-runtime.ts") == {"view.tsx"}
+    assert direct(graph, "ui/jsx-dev-runtime/index.ts") == {"view.tsx"}
+    assert direct(graph, "vendor/tslib.ts") == {"main.ts", "view.tsx", "plain.ts"}
+
+
 # --- reaches_everything ---------------------------------------------------------------------
 
 
@@ -296,7 +375,16 @@ def test_paths_mapping_wins_over_self_reference(tmp_path: Path) -> None:
         ("types.d.mts", "export {};", True),
         ("styles.d.css.ts", "export {};", True),
         ("script.ts", "const x = 1;\nfunction f() {}", True),
-        ("script.js", "var x = require('./y');", True),
+        ("script.js", "var x = 1;\nfunction f() {}", True),
+        ("commonjs.js", "var x = require('./y');", False),  # a CommonJS module to TypeScript
+        ("template.ts", "const t = `\nexport const fake = 1;\n`;", True),
+        ("namespace.ts", "namespace N {\nexport const a = 1;\n}", True),  # unindented export
+        ("umd.ts", "export as namespace U;", True),  # not module syntax, and a global
+        ("umd-module.ts", "export const a = 1;\nexport as namespace U;", True),
+        ("aug.ts", 'export {};\ndeclare /* c */ module "./\\u0061" { interface A {} }', True),
+        ("aug.ts", "export {};\ndeclare\n  global { var g: number }", True),  # unknown
+        ("broken.ts", "export const = ;", True),
+        ("ambient.d.css.ts", "export {};", True),
         ("mod.ts", "import { a } from './a';\nexport const b = a;", False),
         ("mod.ts", "export {};", False),
         ("mod.js", "export default 1;", False),
@@ -345,10 +433,18 @@ PROJECT = {
         import x from "app/x";
         import k = require("./k.cjs");
         const m = await import("./dyn.mjs");
-        export { a, b, c, d, j, k, m, x };
-        export type { U };
+        const trap = `
+        /* a template, not a comment`;
+        import { esc } from "./\\u0065sc.js";
+        import /* from "./nope.js" */ { cm } /* c */ from /* c */ "./cm.js";
+        type L = typeof import("./lazy.js");
+        export { a, b, c, d, j, k, m, x, trap, esc, cm };
+        export type { U, L };
         """
     ),
+    "src/esc.ts": "export const esc = 1;",
+    "src/cm.ts": "export const cm = 1;",
+    "src/lazy.ts": "export const lazy = 1;",
     "src/a/index.ts": 'export const a = 1;\nexport * from "../deep/index.js";',
     "src/deep/index.ts": "export const deep = 1;",
     "src/b.ts": "export const b = 1;",

@@ -1,12 +1,15 @@
 """Which TypeScript/JavaScript files may see a change to another: the reverse import graph.
 
-It must over-approximate, never under: a missed importer is a wrong green. So the scan is a
-tolerant regular expression (a specifier inside a comment or a string only costs a recheck), and
-a specifier resolves to every path TypeScript *could* pick, without asking the file system: each
-extension substitution (``./a.js`` may be ``a.ts``), index files and the whole directory (its
-``package.json`` may point anywhere inside), ``paths``, ``baseUrl``, ``rootDirs`` and
-``moduleSuffixes``. A file that does not exist yet is therefore already a candidate, and new and
-deleted files need no special case.
+It must over-approximate, never under: a missed importer is a wrong green. What each file
+imports, whether it is a module and whether it reaches beyond its importers comes from its
+syntax tree (``ts_syntax.py``, where the modelled fragment is written down); a file the parser
+does not fully understand depends on every file and reaches every file. A specifier resolves to
+every path TypeScript *could* pick, without asking the file system: each extension substitution
+(``./a.js`` may be ``a.ts``, ``a.d.ts`` beside ``a.js``), ``.json`` modules, index files and the
+whole directory (its ``package.json`` may point anywhere inside), ``paths``, ``baseUrl``,
+``rootDirs`` and ``moduleSuffixes``. A file that does not exist yet is therefore already a
+candidate, and new and deleted files need no special case. The implicit imports count too: the
+JSX runtime (``jsx: react-jsx``, ``jsxImportSource``) and ``tslib`` (``importHelpers``).
 
 A bare specifier naming another package is external (``node_modules`` is outside the graph),
 unless it is the project's own package (a self-reference through ``exports``), a ``#`` subpath
@@ -14,8 +17,13 @@ import (``package.json`` ``imports``) or a workspace package linked into ``node_
 inside the root. A self-reference or ``#`` import of the root package may reach any file: the
 importer depends on every file. A workspace package or a nested package depends on its directory.
 
-What the graph cannot see (global declarations, scripts, ``declare module``) is the caller's to
-handle with ``reaches_everything``.
+Global reach. A script (no module syntax), a declaration file, ``declare global``, ``declare
+module``, ``export as namespace`` and triple-slash references act on the whole program: such a
+file changed reaches every file (``reaches_everything``, asked of the patched texts). Such a file
+*among the importers* of a change passes it on to every file when what it declares globally may
+be built from what it imports (``declare global { var g: T }`` with ``T`` imported; a script's
+``import("x")`` types; ``export as namespace``): ``importers`` then answers every file. A global
+block that mentions nothing the module imports or declares does not (``ts_global.py``).
 """
 
 from __future__ import annotations
@@ -23,12 +31,14 @@ from __future__ import annotations
 import json
 import os
 import posixpath
-import re
+import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
-from prewrite_daemon.languages.ts_scope import JS_SUFFIXES, SOURCE_SUFFIXES
+from prewrite_daemon.languages.base import PlanningBudgetExceeded
+from prewrite_daemon.languages.ts_scope import SOURCE_SUFFIXES
+from prewrite_daemon.languages.ts_syntax import read_module, uses_tsx_grammar
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -39,74 +49,29 @@ if TYPE_CHECKING:
 _EXTENSIONS = (*SOURCE_SUFFIXES, ".json")
 _STRIPPED = (".d.ts", ".d.mts", ".d.cts", ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs")
 _STRIPPED_MORE = (".cjs", ".json")
-_MODULE = re.compile(
-    r"""\b(?:from|import)\s*(["'])([^"'\n]+)\1"""  # import/export ... from "x", import "x"
-    r"""|\b(?:import|require)\s*\(\s*(["'`])([^"'`$\n]+)\3"""  # import("x"), require("x")
-    r"""|@jsxImportSource\s+([^\s*]+)"""  # the pragma names <x>/jsx-runtime
-)
-_REFERENCE = re.compile(r"""///\s*<reference\s+(path|types)\s*=\s*(["'])([^"'\n]+)\2""")
-_DECLARATION = re.compile(r"\.d(\.[^/]*)?\.[mc]?ts$")
-_GLOBAL = re.compile(r"\bdeclare\s+(?:global|module)\b|///\s*<reference\b")
-_BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
-_TOP_LEVEL_MODULE_SYNTAX = re.compile(r"^(?:export\b|import\b(?!\s*[(.]))", re.MULTILINE)
+_DECLARATION = (".d.ts", ".d.mts", ".d.cts")
+_AUTOMATIC_JSX = ("react-jsx", "react-jsxdev")
+
+
+def is_declaration(rel: str) -> bool:
+    """``.d.ts`` and friends, ``a.d.css.ts`` (arbitrary extensions) included."""
+    name = rel.rsplit("/", 1)[-1]
+    return name.endswith(_DECLARATION) or (".d." in name and name.endswith(".ts"))
 
 
 def reaches_everything(rel: str, text: str | None) -> bool:
     """Whether a change to ``rel`` can reach files with no import edge to it (errs on True).
 
-    Declaration files, scripts (no top-level ``import``/``export``: their declarations are
-    global), ``declare global``/``declare module`` and ``/// <reference`` all act on the whole
-    program. An unknown text (``None``) may be any of them.
+    Declaration files, scripts (no module syntax: their declarations are global), ``declare
+    global``/``declare module``, ``export as namespace`` and triple-slash references all act on
+    the whole program, as does any text the parser does not fully understand. An unknown text
+    (``None``) may be any of them.
     """
     if not rel.endswith(SOURCE_SUFFIXES):
         return False
-    if _DECLARATION.search(rel) or text is None or _GLOBAL.search(text):
+    if is_declaration(rel) or text is None:
         return True
-    return not _TOP_LEVEL_MODULE_SYNTAX.search(_BLOCK_COMMENT.sub("", text))
-
-
-def _comment_lines_blanked(text: str) -> str:
-    """``text`` without its comment lines: ``//`` lines, and block comments that open a line.
-
-    TypeScript reads no types from comments in ``.ts`` files, yet JSDoc examples name modules
-    (``import { of } from 'rxjs'`` in 133 of rxjs's files): matching them made every file depend
-    on every other. Only comments that *start a line* are dropped, so a ``/*`` inside a string
-    (``"src/**/*.ts"``) never starts one; code after a closing ``*/`` is kept. The references
-    (``/// <reference``) are scanned apart, on the raw text. (A template literal whose line
-    starts with ``/*`` and never closes it would hide the lines after it: not seen in practice.)
-    """
-    kept: list[str] = []
-    in_block = False
-    for line in text.split("\n"):
-        head = line.lstrip()
-        if not in_block and head.startswith("//"):
-            continue
-        if not in_block and head.startswith("/*"):
-            in_block, line = True, head[2:]
-        if in_block:
-            end = line.find("*/")
-            if end < 0:
-                continue
-            in_block, line = False, line[end + 2 :]
-        kept.append(line)
-    return "\n".join(kept)
-
-
-def scan_specifiers(text: str, typescript: bool = False) -> list[tuple[str, str]]:
-    """Every (kind, specifier) in ``text``: kind "module", "path" or "types" (a reference).
-
-    ``typescript``: a TS file, whose comment lines are skipped (in JavaScript, JSDoc types with
-    ``import("x")`` are real dependencies under ``checkJs``).
-    """
-    found: list[tuple[str, str]] = []
-    code = _comment_lines_blanked(text) if typescript else text
-    for match in _MODULE.finditer(code):
-        if match.group(5):
-            found.append(("module", f"{match.group(5)}/jsx-runtime"))
-        else:
-            found.append(("module", match.group(2) or match.group(4)))
-    found += [(m.group(1), m.group(3)) for m in _REFERENCE.finditer(text)]
-    return found
+    return read_module(rel, text).reaches_everything
 
 
 def package_name(specifier: str) -> str:
@@ -126,6 +91,17 @@ def _strip_extension(path: str) -> str:
         if path.endswith(suffix):
             return path.removesuffix(suffix)
     return path
+
+
+def _implicit_imports(options: dict[str, Any], jsx: bool) -> tuple[tuple[str, str], ...]:
+    """Imports no statement spells: ``tslib`` under ``importHelpers``, and for a file that may
+    hold JSX (``jsx``) the automatic JSX runtime."""
+    found: list[tuple[str, str]] = [("module", "tslib")] if options.get("importHelpers") else []
+    source = options.get("jsxImportSource")
+    if jsx and (options.get("jsx") in _AUTOMATIC_JSX or isinstance(source, str)):
+        base = source if isinstance(source, str) else "react"
+        found += [("module", f"{base}/jsx-runtime"), ("module", f"{base}/jsx-dev-runtime")]
+    return tuple(found)
 
 
 @dataclass
@@ -156,7 +132,9 @@ class TsImportGraph:
         self._deps: dict[str, _Deps] = {}
         self._by_exact: defaultdict[str, set[str]] = defaultdict(set)
         self._by_prefix: defaultdict[str, set[str]] = defaultdict(set)
-        self._everything: set[str] = set()
+        self._everything: set[str] = set()  # files that depend on every file
+        self._global: set[str] = set()  # files a change to their imports passes to every file
+        self._implicit = {jsx: _implicit_imports(options, jsx) for jsx in (False, True)}
 
     def update(self, rel: str, source: str | None) -> None:
         """Record (or, with ``None``, forget) what one file may depend on."""
@@ -167,13 +145,18 @@ class TsImportGraph:
             for prefix in old.prefixes:
                 self._by_prefix[prefix].discard(rel)
             self._everything.discard(rel)
+            self._global.discard(rel)
         if source is None:
             return
         deps = _Deps()
         if rel.endswith(SOURCE_SUFFIXES):
-            typescript = not rel.endswith(JS_SUFFIXES)
-            for kind, specifier in scan_specifiers(source, typescript):
+            facts = read_module(rel, source)
+            deps.everything = not facts.complete
+            implicit = self._implicit[uses_tsx_grammar(rel)]
+            for kind, specifier in (*facts.specifiers, *implicit):
                 self._resolve(rel, kind, specifier, deps)
+            if facts.passes_on_everything:
+                self._global.add(rel)
         self._deps[rel] = deps
         for path in deps.exact:
             self._by_exact[path].add(rel)
@@ -191,15 +174,24 @@ class TsImportGraph:
         deadline: float | None = None,
     ) -> set[str]:
         """Every file that may import a changed one, at any depth (no narrowing by name)."""
-        del deadline  # no narrowing: nothing to bound
-        return self.importers(rel for rel, _, _ in changes)
+        return self.importers((rel for rel, _, _ in changes), deadline=deadline)
 
-    def importers(self, rels: Iterable[str], transitive: bool = True) -> set[str]:
-        """Files that may depend on any of ``rels`` (transitively), ``rels`` excluded."""
+    def importers(
+        self, rels: Iterable[str], transitive: bool = True, deadline: float | None = None
+    ) -> set[str]:
+        """Files that may depend on any of ``rels`` (transitively), ``rels`` excluded.
+
+        Transitively, a file with global reach among ``rels`` or their importers makes every
+        file an importer: what it declares for all may be built from what it imports.
+        """
         targets = set(rels)
         frontier = set(targets)
         found: set[str] = set()
         while frontier:
+            if transitive and not frontier.isdisjoint(self._global):
+                return set(self._deps) - targets
+            if deadline is not None and time.monotonic() > deadline:
+                raise PlanningBudgetExceeded("following TypeScript importers")
             reached = set(self._everything)
             for rel in frontier:
                 reached |= self._by_exact.get(rel, set())

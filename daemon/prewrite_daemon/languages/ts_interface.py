@@ -13,10 +13,7 @@ does not fully understand.
 
 from __future__ import annotations
 
-from functools import cache
-
-import tree_sitter
-import tree_sitter_typescript
+from prewrite_daemon.languages.ts_syntax import parse
 
 _FUNCTION_LIKE = frozenset(
     {
@@ -33,23 +30,13 @@ _TS = (".ts", ".mts", ".cts")
 _DECLARATION = (".d.ts", ".d.mts", ".d.cts")
 
 
-@cache
-def _parser(tsx: bool) -> tree_sitter.Parser:
-    grammar = (
-        tree_sitter_typescript.language_tsx()
-        if tsx
-        else tree_sitter_typescript.language_typescript()
-    )
-    return tree_sitter.Parser(tree_sitter.Language(grammar))
-
-
 def skeleton(text: str, tsx: bool = False) -> tuple[str, ...] | None:
     """The module as importers see it — its syntax tree as a sequence of node types and leaf
     texts, without comments and with free bodies as ``{}`` — or None if the parser found an
     error. Comparing trees, not bytes, makes whitespace and comment edits no change; triple-slash
     directives are kept (they act on the whole program)."""
-    data = text.encode("utf-8")
-    root = _parser(tsx).parse(data).root_node
+    data, tree = parse(text, tsx)
+    root = tree.root_node
     if root.has_error:
         return None
     out: list[str] = []
