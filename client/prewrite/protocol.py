@@ -183,6 +183,22 @@ class CandidateFile(msgspec.Struct, frozen=True, omit_defaults=True):
     content_omitted: bool = False
 
 
+class LateFinding(msgspec.Struct, frozen=True):
+    """A wrong green found after the fact: an earlier check of ``files`` in ``root`` answered
+    with no new error, but re-checking, while the daemon was idle, the importers the plan had
+    left out found ``diagnostics`` (introduced by that patch). Once such a patch is written its
+    findings are part of the base and no later check reports them, so they are reported here,
+    once, on the next reply about the workspace; narrowing is then off there until the daemon
+    restarts. ``checked_at``/``found_at``: local times, ``YYYY-MM-DDTHH:MM:SS``."""
+
+    root: str
+    files: list[str]
+    diagnostics: list[Diagnostic]
+    checked_at: str
+    found_at: str
+    language: str = "python"
+
+
 class CheckReply(Message, frozen=True, tag="check_reply"):
     """The verdict: ``ok`` is false when the patch introduced at least one error.
 
@@ -193,6 +209,7 @@ class CheckReply(Message, frozen=True, tag="check_reply"):
     the same when the check was admitted and when its verdict was sent. ``failed_rung`` names the
     ladder rung that failed (None: all passed); ``rungs`` reports each rung; ``files`` are the
     candidate files as they would be written; ``verified`` / ``not_verified`` are the receipt.
+    ``late_findings``: errors an *earlier* green missed, found since (``LateFinding``).
     """
 
     ok: bool
@@ -206,6 +223,7 @@ class CheckReply(Message, frozen=True, tag="check_reply"):
     files: list[CandidateFile] = []
     verified: list[str] = []
     not_verified: list[str] = []
+    late_findings: list[LateFinding] = []
 
 
 DiskOutcome = Literal["pass", "fail", "skipped", "timeout"]
@@ -282,6 +300,7 @@ class StatsReply(Message, frozen=True, tag="stats_reply"):
     verdicts: int
     rungs: list[RungStats]
     outcomes: dict[str, int]  # "ok", "failed:<rung>", or an error code -> count
+    narrowing_misses: list[LateFinding] = []  # greens the idle re-check found wrong, latest last
 
 
 class StopReply(Message, frozen=True, tag="stop_reply"):

@@ -39,6 +39,7 @@ from prewrite.protocol import (
 from prewrite.runtime import DaemonStatusFile, RuntimePaths, ensure_private_dir, runtime_paths
 from prewrite_daemon.editor.hub import EditorHub
 from prewrite_daemon.limits import check_state_dir
+from prewrite_daemon.planning import DEFAULT_PLANNING_BUDGET_S
 from prewrite_daemon.rpc import serve_unix
 from prewrite_daemon.session import Registry
 from prewrite_daemon.writer import recover
@@ -60,10 +61,14 @@ class Daemon:
         idle_timeout_s: float | None,
         max_warm: int,
         spare_idle_s: float = DEFAULT_SPARE_IDLE_S,
+        planning_budget_s: float = DEFAULT_PLANNING_BUDGET_S,
     ) -> None:
         self.paths = paths
         self.idle_timeout_s = idle_timeout_s
-        self.registry = Registry(paths.state_dir, max_warm, protected=(paths.runtime_dir,))
+        self.registry = Registry(
+            paths.state_dir, max_warm, protected=(paths.runtime_dir,),
+            planning_budget_s=planning_budget_s,
+        )  # fmt: skip
         self.started = time.monotonic()
         self.last_activity = time.monotonic()
         self.in_flight = 0
@@ -199,6 +204,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         "stops after this many unused seconds; 0: no spares, editors wait (default 60)",
     )
     parser.add_argument(
+        "--planning-budget",
+        type=float,
+        default=float(os.environ.get("PREWRITE_PLANNING_BUDGET_S", DEFAULT_PLANNING_BUDGET_S)),
+        help="seconds a check may spend narrowing which importers to compare (never more than "
+        "half its deadline leaves); past it, every importer is compared (default 2)",
+    )
+    parser.add_argument(
         "--detach", action="store_true", help="fork into the background (used by auto-start)"
     )
     args = parser.parse_args(argv)
@@ -227,6 +239,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         except BlockingIOError:
             log.info("another prewrite daemon holds %s; exiting", paths.lock_file)
             return 0
-        daemon = Daemon(paths, args.idle_timeout, max(1, args.max_warm), args.editor_spare_idle)
+        daemon = Daemon(
+            paths, args.idle_timeout, max(1, args.max_warm), args.editor_spare_idle,
+            max(0.0, args.planning_budget),
+        )  # fmt: skip
         asyncio.run(daemon.run())
     return 0

@@ -5,7 +5,8 @@ Modified files become in-memory documents (opened with the disk text, then chang
 candidate: pyright only invalidates importers on a change). New and deleted modules are
 materialised in the shadow and announced as file events, because pyright resolves imports from
 disk. Everything is put back in ``finally``, so a failure or a cancelled request (a client that
-hung up) leaves no overlay behind.
+hung up) leaves no overlay behind. Which files are compared is planned off the event loop,
+within a budget (``planning.py``).
 """
 
 from __future__ import annotations
@@ -20,9 +21,14 @@ from prewrite.protocol import CheckReply, Diagnostic
 from prewrite_daemon.backends.base import Backend, FileEvent
 from prewrite_daemon.diagnostics import has_error, introduced_by_patch, to_wire
 from prewrite_daemon.limits import Deadline
+from prewrite_daemon.planning import DEFAULT_PLANNING_BUDGET_S, Planner, plan_off_loop
+
+# The plan lives in planning.py; its two names stay importable from here, where checks run.
+from prewrite_daemon.planning import CheckPlan as CheckPlan
+from prewrite_daemon.planning import plan_check as plan_check
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Sequence
 
     from prewrite_daemon.languages.base import DependencyGraph, Language, Scope
     from prewrite_daemon.patch import FileEdit, PreparedPatch
@@ -40,50 +46,8 @@ class CheckContext:
     base_cache: dict[str, list[Diagnostic]] = field(default_factory=lambda: {})
     scope: Scope | None = None  # None: every file counts
     narrowing: bool = True  # False: every transitive importer of a patched file (``plan_check``)
-
-
-@dataclass(frozen=True)
-class CheckPlan:
-    source_edits: tuple[FileEdit, ...]
-    checked: tuple[str, ...]  # files whose diagnostics are compared (exist in the candidate)
-    out_of_scope: tuple[str, ...] = ()  # patched files the project's checker does not cover
-
-
-def plan_check(
-    patch: PreparedPatch,
-    graph: DependencyGraph,
-    language: Language,
-    scope: Scope | None = None,
-    *,
-    narrowing: bool = True,
-) -> CheckPlan:
-    """Choose the files to compare: the patched ones plus importers that may see a change.
-
-    Only files the project's checker configuration covers count (as the CLI reports them).
-    ``narrowing`` False plans without any narrowing: every transitive importer of every patched
-    source file (``graph.importers``), whether or not its interface changed — the reference a
-    narrowed plan must agree with (a workspace's ``narrowing`` attribute sets it for its checks).
-    """
-    py = tuple(e for e in patch.edits if language.is_source(e.path))
-    deleted = {e.path for e in py if e.new_text is None}
-    checked = {e.path for e in py if e.new_text is not None}
-    if any(language.reaches_everything(e.path, e.old_text, e.new_text) for e in py):
-        checked |= graph.files() - deleted  # no import edge bounds it: the whole project
-    elif not narrowing:
-        checked |= graph.importers(e.path for e in py) - deleted
-    else:
-        reaching = [
-            (e.path, e.old_text, e.new_text)
-            for e in py
-            if language.interface_changed(e.path, e.old_text, e.new_text)
-        ]
-        if reaching:
-            checked |= graph.affected(reaching) - deleted
-    if scope is None:
-        return CheckPlan(py, tuple(sorted(checked)))
-    patched = {e.path for e in py if e.new_text is not None}
-    outside = tuple(sorted(r for r in patched if not scope.covers(r)))
-    return CheckPlan(py, tuple(sorted(r for r in checked if scope.covers(r))), outside)
+    planning_budget_s: float = DEFAULT_PLANNING_BUDGET_S
+    plan: CheckPlan | None = None  # the last check's plan (what it pruned, whether it fell back)
 
 
 async def _pull(
@@ -135,8 +99,10 @@ def relocate(d: Diagnostic, shadow_prefix: str, real_prefix: str) -> Diagnostic:
 async def run_check(ctx: CheckContext, patch: PreparedPatch, timeout_s: float) -> CheckReply:
     deadline = Deadline(timeout_s)
     t0 = time.perf_counter()
-    plan = plan_check(patch, ctx.graph, ctx.language, ctx.scope, narrowing=ctx.narrowing)
-    shadow, backend = ctx.shadow, ctx.backend
+    planner = Planner(ctx.graph, ctx.language, ctx.scope, ctx.narrowing, ctx.planning_budget_s)
+    ctx.plan = plan = await plan_off_loop(planner, patch, deadline)
+    t_plan = time.perf_counter()
+    shadow = ctx.shadow
     edits = {e.path: e for e in plan.source_edits}
 
     # Base diagnostics, for files that exist before the patch (cached until the tree moves).
@@ -148,18 +114,7 @@ async def run_check(ctx: CheckContext, patch: PreparedPatch, timeout_s: float) -
         ctx.base_cache.update(await _pull(ctx, base_needed, deadline))
         t_base = time.perf_counter()
 
-        events: list[FileEvent] = []
-        for e in plan.source_edits:
-            if e.old_text is None or e.new_text is None:
-                path = shadow.shadow_path(e.path)
-                if e.new_text is None:
-                    backend.close(path)
-                    shadow.remove(e.path)
-                    events.append(FileEvent(path, "deleted"))
-                else:
-                    shadow.write(e.path, e.new_text)
-                    events.append(FileEvent(path, "created"))
-        backend.files_changed(events)
+        _materialise(ctx, plan.source_edits)
         for rel in plan.checked:
             edit = edits.get(rel)
             _overlay(ctx, rel, edit, opened)
@@ -174,19 +129,60 @@ async def run_check(ctx: CheckContext, patch: PreparedPatch, timeout_s: float) -
         _revert(ctx, plan.source_edits, opened)
 
     new = introduced_by_patch(ctx.base_cache, candidate, edits, plan.checked)
+    verified: list[str] = []
+    if plan.fallback_ms is not None:
+        ms = plan.fallback_ms
+        verified.append(f"typecheck: narrowing stopped after {ms:.0f} ms: every importer checked")
     return CheckReply(
         ok=not has_error(new),
         diagnostics=new,
         checked_files=list(plan.checked),
         timings_ms={
-            "base_ms": round((t_base - t0) * 1000, 1),
+            "plan_ms": round((t_plan - t0) * 1000, 1),
+            "base_ms": round((t_base - t_plan) * 1000, 1),
             "candidate_ms": round((t_cand - t_base) * 1000, 1),
         },
+        verified=verified,
         not_verified=[
             f"typecheck: {rel} is outside the checker's include/exclude/ignore: not judged"
             for rel in plan.out_of_scope
         ],
     )
+
+
+async def pull_under(
+    ctx: CheckContext, view: Sequence[FileEdit], rels: Sequence[str], deadline: Deadline
+) -> dict[str, list[Diagnostic]]:
+    """The diagnostics of ``rels`` (files ``view`` leaves alone) with ``view``'s edits (from the
+    shadow's texts to the view's) laid over the checker; everything is put back on the way out."""
+    opened: list[str] = []
+    try:
+        _materialise(ctx, view)
+        for e in view:
+            if e.old_text is not None and e.new_text is not None:
+                _overlay(ctx, e.path, e, opened)
+        for rel in rels:
+            _open_disk(ctx, rel, opened)
+        return await _pull(ctx, rels, deadline)
+    finally:
+        _revert(ctx, view, opened)
+
+
+def _materialise(ctx: CheckContext, edits: Iterable[FileEdit]) -> None:
+    """New and deleted modules go to the shadow and are announced: imports resolve from disk."""
+    shadow, backend = ctx.shadow, ctx.backend
+    events: list[FileEvent] = []
+    for e in edits:
+        if e.old_text is None or e.new_text is None:
+            path = shadow.shadow_path(e.path)
+            if e.new_text is None:
+                backend.close(path)
+                shadow.remove(e.path)
+                events.append(FileEvent(path, "deleted"))
+            else:
+                shadow.write(e.path, e.new_text)
+                events.append(FileEvent(path, "created"))
+    backend.files_changed(events)
 
 
 def _overlay(ctx: CheckContext, rel: str, edit: FileEdit | None, opened: list[str]) -> None:

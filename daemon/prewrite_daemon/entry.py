@@ -1,33 +1,39 @@
-"""One registered workspace: the bounded queue in front of its lock, ruff, watcher.
+"""One registered workspace: the bounded queue in front of its lock, ruff, watcher, re-checker.
 
 The lock that serialises checks on the workspace's checker is the workspace's own; the entry
 puts a queue in front of it: at most ``max_queue`` checks wait, more are ``busy``; a check's
-deadline covers its wait.
+deadline covers its wait. The workspace is idle when no request uses it and its lock is free:
+then its narrowed greens are re-checked (``idle_recheck.py``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import logging
 import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from prewrite.errors import Busy, InvalidWorkspace, StateDirUnwritable
+from prewrite_daemon.idle_recheck import IdleRechecker
 from prewrite_daemon.ladder.node_tools import NodeTools
 from prewrite_daemon.ladder.ruff import Ruff
 from prewrite_daemon.limits import Deadline, ReplyLimits, unwritable_message, within
 from prewrite_daemon.watcher import dir_identity
 
 if TYPE_CHECKING:
-    from collections.abc import AsyncGenerator, Generator
+    from collections.abc import AsyncGenerator, Callable, Generator
     from pathlib import Path
 
-    from prewrite.protocol import CheckReply, CheckRequest
+    from prewrite.protocol import CheckReply, CheckRequest, Diagnostic
     from prewrite_daemon.ladder.runner import Ladder
     from prewrite_daemon.patch import PreparedPatch
+    from prewrite_daemon.recheck import PendingRecheck
     from prewrite_daemon.watcher import WorkspaceWatcher
     from prewrite_daemon.workspace import Workspace
+
+log = logging.getLogger(__name__)
 
 DEFAULT_MAX_QUEUE = 16  # checks waiting for one workspace; more are answered ``busy``
 
@@ -52,7 +58,9 @@ class Entry:
         state_dir: Path,
         max_queue: int = DEFAULT_MAX_QUEUE,
         limits: ReplyLimits | None = None,
+        on_miss: Callable[[Workspace, PendingRecheck, list[Diagnostic]], None] | None = None,
     ) -> None:
+        """``on_miss``: told when the idle re-check finds a narrowed green wrong."""
         self.workspace = workspace
         self.state_dir = state_dir
         self.max_queue = max_queue
@@ -66,6 +74,7 @@ class Entry:
         self.closed = False
         self._waiting = 0
         self._users = 0
+        self.rechecker = IdleRechecker(workspace, self._busy, on_miss or _log_only)
 
     def statistics(self) -> EntryStatistics:
         return EntryStatistics(
@@ -79,10 +88,16 @@ class Entry:
     def in_use(self) -> Generator[None]:
         """Mark a request under way: the LRU does not stop a workspace someone is using."""
         self._users += 1
+        self.workspace.lock.preempt()  # a request is under way: no re-check until it is done
         try:
             yield
         finally:
             self._users -= 1
+            if not self._busy():
+                self.rechecker.poke()
+
+    def _busy(self) -> bool:
+        return self.closed or self._users > 0 or self.workspace.lock.locked()
 
     async def sync(self) -> None:
         """Bring the checker's view up to date with the disk now (after a write)."""
@@ -138,3 +153,8 @@ class Entry:
         name = exc.filename if isinstance(exc.filename, str) else ""
         state = str(self.state_dir)
         return name == state or name.startswith(state + os.sep)
+
+
+def _log_only(ws: Workspace, item: PendingRecheck, missed: list[Diagnostic]) -> None:
+    del item
+    log.warning("narrowing miss in %s: %d diagnostic(s) missed", ws.root, len(missed))

@@ -10,7 +10,9 @@ and at most ``max_queue`` checks wait for it (more are ``busy``). A request's ``
 everything it waits for: the workspace, the checker's start, every retry. The least recently
 used warm checkers beyond ``max_warm`` are stopped (memory is finite); a workspace whose root was
 deleted or moved is released at once. Replies stay under the frame limit: candidate contents go
-by reference (path and sha256) beyond a budget.
+by reference (path and sha256) beyond a budget. A narrowing miss found by a workspace's idle
+re-check turns narrowing off for its root and rides on the next reply about it
+(``narrowing_misses.py``).
 """
 
 from __future__ import annotations
@@ -38,7 +40,9 @@ from prewrite_daemon.ladder.record import VerdictRecord, record_verdict
 from prewrite_daemon.ladder.runner import Ladder
 from prewrite_daemon.languages.python import PYTHON
 from prewrite_daemon.limits import ReplyLimits, check_state_dir
+from prewrite_daemon.narrowing_misses import NarrowingMisses
 from prewrite_daemon.patch import resolve_root
+from prewrite_daemon.planning import DEFAULT_PLANNING_BUDGET_S
 from prewrite_daemon.routing import LANGUAGES, all_in_use, languages_for, typecheck_all
 from prewrite_daemon.watcher import WorkspaceWatcher
 from prewrite_daemon.workspace import Workspace
@@ -95,9 +99,10 @@ class Registry:
         max_queue: int = DEFAULT_MAX_QUEUE,
         limits: ReplyLimits | None = None,
         trusted: Callable[[Path], bool] | None = None,
+        planning_budget_s: float = DEFAULT_PLANNING_BUDGET_S,
     ) -> None:
         """``trusted`` decides whether a root may run its own code (default: the user's list,
-        ``prewrite.trust``)."""
+        ``prewrite.trust``); ``planning_budget_s`` bounds narrowing per check (``planning``)."""
         self.state_dir = state_dir
         self.max_warm = max_warm
         self.watch = watch
@@ -105,6 +110,8 @@ class Registry:
         self.limits = limits or ReplyLimits()
         self.protected = (state_dir.resolve(), *(p.resolve() for p in protected))
         self.record = VerdictRecord(state_dir / "verdicts.sqlite3")
+        self.misses = NarrowingMisses(self.record)
+        self.planning_budget_s = planning_budget_s
         self._entries: dict[Key, Entry] = {}  # LRU order, oldest first
         self.trusted = trusted or is_trusted
         self._releasing: set[Entry] = set()  # gone roots whose checker is being stopped
@@ -123,7 +130,9 @@ class Registry:
             digest = hashlib.sha256(name.encode()).hexdigest()[:16]
             shadow = self.state_dir / "shadows" / digest
             workspace = Workspace(root, python, shadow, trusted, language)
-            entry = Entry(workspace, self.state_dir, self.max_queue, self.limits)
+            workspace.planning_budget_s = self.planning_budget_s
+            self.misses.apply(workspace)
+            entry = Entry(workspace, self.state_dir, self.max_queue, self.limits, self.misses.found)
         self._entries[key] = entry  # most recently used last
         return entry
 
@@ -184,7 +193,7 @@ class Registry:
             for each in entries:
                 self._start_watching(each)
         timings = {**reply.timings_ms, "total_ms": round(total, 1)}
-        return msgspec.structs.replace(reply, timings_ms=timings)
+        return self.misses.tell(root, msgspec.structs.replace(reply, timings_ms=timings))
 
     async def apply(self, request: ApplyRequest) -> ApplyReply:
         """The ladder, then the all-or-nothing write, then the disk rungs; all recorded."""
@@ -206,7 +215,7 @@ class Registry:
         failed = next((r.rung for r in ladder.reports if r.outcome == "fail"), None)
         outcome = "ok" if reply.ok else f"failed:{failed}"
         self.record.add(str(root), outcome, failed, total, files, ladder.reports)
-        return reply
+        return msgspec.structs.replace(reply, check=self.misses.tell(root, reply.check))
 
     async def finish(self, request: FinishRequest) -> FinishReply:
         root = resolve_root(request.root)
@@ -236,6 +245,7 @@ class Registry:
             del self._entries[_key(ws)]
         self._releasing.add(entry)
         try:
+            await entry.rechecker.stop()
             async with ws.lock:
                 await ws.stop()
                 await entry.ruff.stop()
@@ -273,6 +283,7 @@ class Registry:
             excess -= 1
 
     async def _stop_entry(self, entry: Entry) -> None:
+        await entry.rechecker.stop()
         if entry.watcher is not None:
             await entry.watcher.stop()
         await entry.workspace.stop()

@@ -7,7 +7,8 @@ only sent if both are unchanged when it is done (the shadow is re-scanned, the f
 re-taken); otherwise it is recomputed, and after ``MAX_ATTEMPTS`` it is ``stale_environment``.
 A changed environment (config, installed packages, interpreter) restarts the checker: restart
 is the policy because pyright applies such changes asynchronously, so no pull could prove it
-saw them.
+saw them. A green whose plan pruned importers is remembered (``rechecks``) and compared again
+without narrowing when the workspace is idle (``recheck.py``, ``idle_recheck.py``).
 """
 
 from __future__ import annotations
@@ -30,7 +31,9 @@ from prewrite_daemon.config_change import judge_both
 from prewrite_daemon.editor.layer import EditorLayer
 from prewrite_daemon.layout import patched_reader
 from prewrite_daemon.limits import Deadline
-from prewrite_daemon.priority_lock import PriorityLock
+from prewrite_daemon.planning import DEFAULT_PLANNING_BUDGET_S
+from prewrite_daemon.preemptible_lock import PreemptibleLock
+from prewrite_daemon.recheck import PendingRecheck, RecheckQueue, now
 from prewrite_daemon.shadow import ShadowTree
 
 if TYPE_CHECKING:
@@ -40,6 +43,7 @@ if TYPE_CHECKING:
     from prewrite_daemon.environment import Fingerprint
     from prewrite_daemon.languages.base import CheckerLayout, Language
     from prewrite_daemon.patch import PreparedPatch
+    from prewrite_daemon.planning import CheckPlan
 
 log = logging.getLogger(__name__)
 
@@ -55,8 +59,9 @@ class Workspace:
         self, root: Path, python: str, shadow_root: Path, trusted: bool, language: Language
     ) -> None:
         self.language = language
-        # Held by every check, editor request and watcher batch; editors go first (fast lane).
-        self.lock = PriorityLock()
+        # Held by every check, editor request and watcher batch; editors go first (fast lane);
+        # the idle re-check holds it only while nobody else asks.
+        self.lock = PreemptibleLock()
         self.root = root
         self.python = python
         self.trusted = trusted
@@ -81,6 +86,9 @@ class Workspace:
         # False: checks plan without narrowing, every transitive importer of a patched file
         # (``checker.plan_check``); a test (or a differential fuzzer) may flip it in-process.
         self.narrowing = True
+        self.narrowing_note: str | None = None  # why it is off, for the receipt
+        self.planning_budget_s = DEFAULT_PLANNING_BUDGET_S
+        self.rechecks = RecheckQueue()  # narrowed greens to compare again, unnarrowed, when idle
         self.before_answer: Callable[[], None] | None = None  # test hook
         self._crashes: list[float] = []
         self._backend_ran = False  # the current checker finished starting
@@ -131,7 +139,7 @@ class Workspace:
             last_restart_reason=self.last_restart_reason,
             language=self.language.name,
             checker=self.env.checker,
-            busy=self.lock.held_by_normal(),
+            busy=self.lock.held_by_normal() and not self.lock.held_in_background,
         )
 
     async def check(self, patch: PreparedPatch, timeout_s: float) -> CheckReply:
@@ -145,17 +153,21 @@ class Workspace:
             self.sync(backend)
             self._verify_same_base(patch)
             generation = self.generation
-            reply = await self._judge(patch, backend, timeout_s)
+            reply, plan = await self._judge(patch, backend, timeout_s)
             if self.before_answer is not None:
                 self.before_answer()
             moved = self._moved_since(env)
             if not moved:
                 self.checks += 1
+                if reply.ok and plan is not None and plan.pruned:
+                    item = PendingRecheck(plan.source_edits, plan.pruned, generation, now())
+                    self.rechecks.add(item)
                 timings = dict(
                     reply.timings_ms, total_ms=round((time.perf_counter() - t0) * 1000, 1)
                 )
                 return msgspec.structs.replace(
                     reply, timings_ms=timings, generation=generation, environment=env.digest,
+                    verified=[*reply.verified, *self._narrowing_notes()],
                     not_verified=[*reply.not_verified, *self._trust_notes()],
                 )  # fmt: skip
             log.info("%s moved while checking (%s); recomputing", self.root, ", ".join(moved))
@@ -176,28 +188,36 @@ class Workspace:
             f"`prewrite trust {self.root}` for CI parity"
         ]
 
+    def _narrowing_notes(self) -> list[str]:
+        if self.narrowing or self.narrowing_note is None:
+            return []
+        return [f"typecheck: {self.narrowing_note}"]
+
     def _moved_since(self, env: Fingerprint) -> list[str]:
         moved = env.moved(self.environment())
         if self.shadow.pending():
             moved.append("files")
         return moved
 
-    async def _judge(self, patch: PreparedPatch, backend: Backend, timeout_s: float) -> CheckReply:
-        """Warm overlay check; a patch that changes the checker's settings is judged twice."""
+    async def _judge(
+        self, patch: PreparedPatch, backend: Backend, timeout_s: float
+    ) -> tuple[CheckReply, CheckPlan | None]:
+        """Warm overlay check; a patch that changes the checker's settings is judged twice.
+        The plan is the warm check's when it alone judged (what it pruned, see ``rechecks``)."""
         assert self.layout is not None
         ctx = CheckContext(
             self.language, self.shadow, self.graph, backend, self.base_cache, self.layout.scope,
-            narrowing=self.narrowing,
+            narrowing=self.narrowing, planning_budget_s=self.planning_budget_s,
         )  # fmt: skip
         candidate = self._candidate_layout(patch)
         deadline = Deadline(timeout_s)
         if candidate is None:
             warm = await run_check(ctx, patch, timeout_s)
             if not self.language.needs_cold(warm.diagnostics):
-                return warm
+                return warm, ctx.plan
             # The program as a whole decides (tsc reports no semantic error anywhere once
             # any file has a syntax error): the cold CLI on the patched tree judges.
-            return await self._cold(patch, self.layout, deadline)
+            return await self._cold(patch, self.layout, deadline), None
 
         async def before(rest: PreparedPatch) -> CheckReply:
             return await run_check(ctx, rest, deadline.left())
@@ -205,7 +225,7 @@ class Workspace:
         async def after() -> CheckReply:
             return await self._cold(patch, candidate, deadline)
 
-        return await judge_both(self.root, self.language, patch, before, after)
+        return await judge_both(self.root, self.language, patch, before, after), None
 
     def _candidate_layout(self, patch: PreparedPatch) -> CheckerLayout | None:
         """The layout under the patch's checker settings, or None if it leaves them alone."""
@@ -251,6 +271,7 @@ class Workspace:
             if self.language.is_source(rel):
                 text = self.shadow.read_text(rel) if rel in self.shadow.files else None
                 self.graph.update(rel, text)
+        self.rechecks.tree_moved(scan.changed)
         backend.files_changed(scan.events)
         if self.file_listeners:
             prefix, real = str(self.shadow.shadow_root), str(self.root)
@@ -270,6 +291,7 @@ class Workspace:
         self.shadow.create()
         self._rebuild_graph()
         self._invalidate()
+        self.rechecks.clear("the checker stopped")
 
     def _rebuild_graph(self) -> None:
         self.graph = self.language.new_graph(self.root, self.layout, self.env)
@@ -314,6 +336,7 @@ class Workspace:
         self.shadow.create()
         self._rebuild_graph()
         self._invalidate()
+        self.rechecks.clear("the checker (re)started")
         backend = self.language.make_backend(self.shadow.shadow_root, self.env, self.run_python)
         self.backend, self.backend_env = backend, env
         self.editor_layer.clear(None)  # the new checker holds no buffers

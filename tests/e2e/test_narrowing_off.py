@@ -14,8 +14,8 @@ import pytest
 from prewrite import change_file, new_file
 from prewrite.protocol import CheckRequest
 from prewrite_daemon.session import Registry
+from tests.support.fake_graphs import PruningGraph
 from tests.support.setups import write
-from tests.support.unsound_graph import PruningGraph
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator

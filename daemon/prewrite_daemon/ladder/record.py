@@ -4,7 +4,9 @@ One row per verdict (time, workspace, outcome, failed rung, total time, files) a
 run (rung, outcome, time). ``stats`` answers, per rung, how often it ran, how often it caught a
 failure, and its median cost. The review rung's answers are kept whole (``reviews``: the
 reviewer's verdict as JSON, or why it failed open) — the autopsy of a refuted patch — and
-``stats`` counts the times it failed open.
+``stats`` counts the times it failed open. A narrowing miss (a green the idle re-check found
+wrong, ``recheck.py``) is kept whole too — the patch's files and what was missed — and ``stats``
+lists the latest ones: each is a bug in the planner to fix.
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ import statistics
 import time
 from typing import TYPE_CHECKING
 
-from prewrite.protocol import RungStats, StatsReply
+import msgspec
+
+from prewrite.protocol import Diagnostic, LateFinding, RungStats, StatsReply
 from prewrite_daemon.ladder.config import RUNGS
 from prewrite_daemon.ladder.review import FAILED_OPEN
 
@@ -50,7 +54,17 @@ CREATE TABLE IF NOT EXISTS reviews (
     outcome TEXT NOT NULL,
     answer TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS narrowing_misses (
+    id INTEGER PRIMARY KEY,
+    workspace TEXT NOT NULL,
+    language TEXT NOT NULL,
+    checked_at TEXT NOT NULL,
+    found_at TEXT NOT NULL,
+    files TEXT NOT NULL,
+    diagnostics TEXT NOT NULL
+);
 """
+MISSES_SHOWN = 20  # the latest narrowing misses ``stats`` lists
 
 
 class VerdictRecord:
@@ -88,6 +102,29 @@ class VerdictRecord:
                 "INSERT INTO reviews (verdict, outcome, answer) VALUES (?, ?, ?)",
                 [(cur.lastrowid, r.outcome, r.detail) for r in rungs if _reviewed(r)],
             )
+
+    def add_miss(self, miss: LateFinding) -> None:
+        """Keep a narrowing miss: the patch's files and what its narrowed green missed."""
+        with self._db:
+            self._db.execute(
+                "INSERT INTO narrowing_misses (workspace, language, checked_at, found_at, files, "
+                "diagnostics) VALUES (?, ?, ?, ?, ?, ?)",
+                (miss.root, miss.language, miss.checked_at, miss.found_at, json.dumps(miss.files),
+                 msgspec.json.encode(miss.diagnostics).decode()),
+            )  # fmt: skip
+
+    def misses(self, workspace: str | None = None) -> list[LateFinding]:
+        """The latest ``MISSES_SHOWN`` narrowing misses, oldest first."""
+        where, args = ("WHERE workspace = ?", (workspace,)) if workspace else ("", ())
+        rows = self._db.execute(
+            "SELECT workspace, language, checked_at, found_at, files, diagnostics FROM "
+            f"narrowing_misses {where} ORDER BY id DESC LIMIT {MISSES_SHOWN}",
+            args,
+        ).fetchall()
+        return [
+            LateFinding(root, json.loads(files), _diagnostics(diags), checked, found, language)
+            for root, language, checked, found, files, diags in reversed(rows)
+        ]
 
     def reviews(self, workspace: str | None = None) -> list[tuple[str, str]]:
         """Every reviewer answer kept, oldest first: (rung outcome, verdict JSON or reason)."""
@@ -130,10 +167,17 @@ class VerdictRecord:
                 per_rung.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else 99
             )
         ]
-        return StatsReply(verdicts=sum(outcomes.values()), rungs=stats, outcomes=outcomes)
+        return StatsReply(
+            verdicts=sum(outcomes.values()), rungs=stats, outcomes=outcomes,
+            narrowing_misses=self.misses(workspace),
+        )  # fmt: skip
 
     def close(self) -> None:
         self._db.close()
+
+
+def _diagnostics(stored: str) -> list[Diagnostic]:
+    return msgspec.json.decode(stored, type=list[Diagnostic])
 
 
 def _reviewed(report: RungReport) -> bool:
