@@ -17,7 +17,8 @@ from prewrite.client import (
     wait_for_daemon,
 )
 from prewrite.errors import BadRequest, DaemonUnavailable
-from prewrite.protocol import CheckReply, DiskResult, Patch, RungReport
+from prewrite.late import late_finding_lines
+from prewrite.protocol import CheckReply, DiskResult, Patch, RungReport, StatsReply
 from prewrite.runtime import read_status, runtime_paths
 from prewrite.trust import set_trusted, trusted_roots
 
@@ -70,11 +71,11 @@ def check(args: argparse.Namespace) -> int:
     if args.json:
         sys.stdout.write(msgspec.json.encode(msgspec.structs.asdict(reply)).decode() + "\n")
     else:
-        _print_human(reply, elapsed_ms)
+        print_human(reply, elapsed_ms)
     return EXIT_OK if reply.ok else EXIT_FINDINGS
 
 
-def _print_human(reply: CheckReply, elapsed_ms: float) -> None:
+def print_human(reply: CheckReply, elapsed_ms: float) -> None:
     for d in reply.diagnostics:
         rule = f" [{d.rule}]" if d.rule else ""
         print(f"{d.path}:{d.line}:{d.column}: {d.severity}: {d.message}{rule}")
@@ -83,6 +84,8 @@ def _print_human(reply: CheckReply, elapsed_ms: float) -> None:
         print(f"prewrite: rungs: {rungs}")
     for line in reply.not_verified:
         print(f"prewrite: not verified: {line}")
+    for line in late_finding_lines(reply.late_findings):
+        print(line if line.startswith(" ") else f"prewrite: {line}")
     errors = sum(1 for d in reply.diagnostics if d.severity == "error")
     others = len(reply.diagnostics) - errors
     verdict = "ok" if reply.ok else f"FAILED at {reply.failed_rung or 'typecheck'}"
@@ -110,7 +113,7 @@ def apply(args: argparse.Namespace) -> int:
     if args.json:
         sys.stdout.write(msgspec.json.encode(msgspec.structs.asdict(reply)).decode() + "\n")
         return EXIT_OK if reply.ok else EXIT_FINDINGS
-    _print_human(reply.check, (time.perf_counter() - started) * 1000)
+    print_human(reply.check, (time.perf_counter() - started) * 1000)
     for f in reply.written:
         print(f"prewrite: wrote {f.path}" if f.sha256 else f"prewrite: deleted {f.path}")
     _print_disk(reply.disk)
@@ -148,6 +151,11 @@ def stats(args: argparse.Namespace) -> int:
     if args.json:
         print(msgspec.json.encode(msgspec.structs.asdict(reply)).decode())
         return EXIT_OK
+    print_stats(reply, root)
+    return EXIT_OK
+
+
+def print_stats(reply: StatsReply, root: str | None) -> None:
     print(f"{reply.verdicts} verdict(s)" + (f" for {root}" if root else ""))
     print(f"{'rung':<10} {'runs':>6} {'caught':>7} {'median':>10}")
     for r in reply.rungs:
@@ -155,7 +163,18 @@ def stats(args: argparse.Namespace) -> int:
         print(f"{r.rung:<10} {r.runs:>6} {r.caught:>7} {r.median_ms:>8.1f}ms{failed_open}")
     for outcome, count in sorted(reply.outcomes.items()):
         print(f"  {outcome}: {count}")
-    return EXIT_OK
+    if reply.narrowing_misses:
+        print(f"narrowing misses: {len(reply.narrowing_misses)} (latest last)")
+    for miss in reply.narrowing_misses:
+        shown = miss.diagnostics[:3]
+        print(
+            f"  {miss.found_at} {miss.root} [{miss.language}]: the green of "
+            f"{', '.join(miss.files)} ({miss.checked_at}) missed {len(miss.diagnostics)}"
+        )
+        for d in shown:
+            print(f"    {d.path}:{d.line}:{d.column}: {d.severity}: {d.message} [{d.rule}]")
+        if len(miss.diagnostics) > len(shown):
+            print(f"    ... and {len(miss.diagnostics) - len(shown)} more")
 
 
 def daemon(args: argparse.Namespace) -> int:

@@ -34,6 +34,7 @@ from prewrite.errors import (
 )
 from prewrite.hook_patch import INPUT_TYPES, Target, build_change, find_target
 from prewrite.hook_policy import judge, load_hook_config
+from prewrite.late import late_finding_lines
 
 if TYPE_CHECKING:
     from prewrite.hook_patch import ToolInput
@@ -156,10 +157,13 @@ def _check(
     ) as client:
         reply = client.check(target.root, [change], timeout_s=config.timeout_s, rungs=CHECK_RUNGS)
         verdict = judge(reply, target.path, config.block)
+        # told once, on whichever answer this is: an earlier edit's green was wrong
+        late = [f"prewrite: {line}" for line in late_finding_lines(reply.late_findings)]
         if verdict.refuse:
-            return refuse(f"prewrite refused this {tool_name} of {target.path}: {verdict.reason}")
+            reason = f"prewrite refused this {tool_name} of {target.path}: {verdict.reason}"
+            return refuse("\n".join([reason, *late]))
         note = _format_note(client, target, change, reply, config.timeout_s)
-    return allow([*verdict.feedback, *note])
+    return allow([*verdict.feedback, *note, *late])
 
 
 def _format_note(

@@ -2,7 +2,8 @@
 structured content for programs.
 
 The text is what most hosts show a model, so it carries everything needed to act: each
-introduced diagnostic in compiler style, the rung that failed, the receipt, and the text of any
+introduced diagnostic in compiler style, the rung that failed, the receipt, any late finding
+(an earlier green found wrong since, ``prewrite.late``), and the text of any
 file whose ``content`` the formatter changed (that text, not the one sent, is what ``apply``
 writes; an edited file's final text is in the structured ``files``). Structured
 content is the wire reply itself (``prewrite.protocol``), so it never drifts from the CLI's
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 from mcp.types import CallToolResult, TextContent
 
+from prewrite.late import late_finding_lines
 from prewrite_daemon.agent_mcp.guide import ERROR_HINTS
 
 if TYPE_CHECKING:
@@ -108,6 +110,7 @@ def _check_lines(reply: CheckReply, sent: Mapping[str, str]) -> list[str]:
     if reply.verified:
         lines.append(f"verified: {'; '.join(reply.verified)}")
     lines += [f"not verified: {line}" for line in reply.not_verified]
+    lines += late_finding_lines(reply.late_findings)
     for f in reply.files:
         if f.sha256 is None:
             lines.append(f"file {f.path}: deleted")
