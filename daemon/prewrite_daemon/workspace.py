@@ -24,13 +24,8 @@ import msgspec
 from prewrite.errors import BackendFailed, ErrorDetail, StaleBase, StaleEnvironment
 from prewrite.protocol import Diagnostic, WorkspaceStatus
 from prewrite_daemon.backends.base import Backend, BackendState, FileEvent
-from prewrite_daemon.checker import CheckContext, run_check
-from prewrite_daemon.checker_config import disk_reader
-from prewrite_daemon.coldcheck import ColdRun, cold_base, run_cold_check
-from prewrite_daemon.config_change import judge_both
 from prewrite_daemon.editor.layer import EditorLayer
-from prewrite_daemon.layout import patched_reader
-from prewrite_daemon.limits import Deadline
+from prewrite_daemon.judge import judge
 from prewrite_daemon.planning import DEFAULT_PLANNING_BUDGET_S
 from prewrite_daemon.preemptible_lock import PreemptibleLock
 from prewrite_daemon.recheck import PendingRecheck, RecheckQueue, now
@@ -43,7 +38,6 @@ if TYPE_CHECKING:
     from prewrite_daemon.environment import Fingerprint
     from prewrite_daemon.languages.base import CheckerLayout, Language
     from prewrite_daemon.patch import PreparedPatch
-    from prewrite_daemon.planning import CheckPlan
 
 log = logging.getLogger(__name__)
 
@@ -153,7 +147,7 @@ class Workspace:
             self.sync(backend)
             self._verify_same_base(patch)
             generation = self.generation
-            reply, plan = await self._judge(patch, backend, timeout_s)
+            reply, plan = await judge(self, patch, backend, timeout_s)
             if self.before_answer is not None:
                 self.before_answer()
             moved = self._moved_since(env)
@@ -198,56 +192,6 @@ class Workspace:
         if self.shadow.pending():
             moved.append("files")
         return moved
-
-    async def _judge(
-        self, patch: PreparedPatch, backend: Backend, timeout_s: float
-    ) -> tuple[CheckReply, CheckPlan | None]:
-        """Warm overlay check; a patch that changes the checker's settings is judged twice.
-        The plan is the warm check's when it alone judged (what it pruned, see ``rechecks``)."""
-        assert self.layout is not None
-        ctx = CheckContext(
-            self.language, self.shadow, self.graph, backend, self.base_cache, self.layout.scope,
-            narrowing=self.narrowing, planning_budget_s=self.planning_budget_s,
-        )  # fmt: skip
-        candidate = self._candidate_layout(patch)
-        deadline = Deadline(timeout_s)
-        if candidate is None:
-            warm = await run_check(ctx, patch, timeout_s)
-            if not self.language.needs_cold(warm.diagnostics):
-                return warm, ctx.plan
-            # The program as a whole decides (tsc reports no semantic error anywhere once
-            # any file has a syntax error): the cold CLI on the patched tree judges.
-            return await self._cold(patch, self.layout, deadline), None
-
-        async def before(rest: PreparedPatch) -> CheckReply:
-            return await run_check(ctx, rest, deadline.left())
-
-        async def after() -> CheckReply:
-            return await self._cold(patch, candidate, deadline)
-
-        return await judge_both(self.root, self.language, patch, before, after), None
-
-    def _candidate_layout(self, patch: PreparedPatch) -> CheckerLayout | None:
-        """The layout under the patch's checker settings, or None if it leaves them alone."""
-        assert self.layout is not None
-        if not any(self.language.is_checker_config(e.path) for e in patch.edits):
-            return None
-        read = patched_reader(disk_reader(self.root), patch)
-        candidate = self.layout.with_config(self.root, read)
-        return None if candidate.config == self.layout.config else candidate
-
-    async def _cold(
-        self, patch: PreparedPatch, layout: CheckerLayout, deadline: Deadline
-    ) -> CheckReply:
-        if self.cold_base is None:
-            self.cold_base = await cold_base(self.shadow, self._cold_cli, deadline.left())
-        return await run_cold_check(
-            self.shadow, patch, self._cold_cli, self.cold_base, deadline,
-            (layout.config_text, layout.scope), self.language.is_source,
-        )  # fmt: skip
-
-    def _cold_cli(self, tree: Path, timeout_s: float) -> ColdRun:
-        return self.language.cold_check(tree, self.env, self.run_python, timeout_s)
 
     def _verify_same_base(self, patch: PreparedPatch) -> None:
         """The shadow must hold exactly the bytes the patch was validated against."""
