@@ -1,0 +1,102 @@
+"""The planner run by a newer Python than the daemon's (3.12+), where PEP 695 parses.
+
+A daemon on Python 3.11 cannot parse ``type X = ...`` or ``class Box[T]``, so its planner takes
+such a file as unparseable and reaches every importer; on 3.12+ the same file parses, and every
+rule about it must hold. The name graph is standard library only, so another interpreter can
+run it from the source tree: this module, run as a script by that interpreter, builds the graph
+from JSON on stdin and prints each case's plan. The plan mirrors ``checker.plan_check`` (the
+patched files that exist, plus ``affected`` of those whose interface changed); the graph gets
+what ``PythonLanguage.new_graph`` gives it, computed by the caller (``Planner``).
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from tests.support.planner_plan import Change, Planner
+
+REPO = Path(__file__).resolve().parents[2]
+UNAVAILABLE = 3  # exit status: the planner's modules do not import on that interpreter
+
+
+class PlannerUnavailable(RuntimeError):
+    """The newer interpreter cannot import the planner (a dependency it lacks)."""
+
+
+def newer_python() -> str | None:
+    """An interpreter of Python 3.12 or later that runs here, or None."""
+    candidates = [shutil.which(f"python3.{minor}") for minor in range(13, 11, -1)]
+    candidates += sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/3.1[2-9]*/bin/python3")))
+    for exe in filter(None, candidates):
+        try:
+            proc = subprocess.run(
+                [exe, "-c", "import sys; print(sys.version_info >= (3, 12))"],
+                capture_output=True, text=True, timeout=30, check=False,
+            )  # fmt: skip
+        except OSError:
+            continue
+        if proc.stdout.strip() == "True":
+            return exe
+    return None
+
+
+def plan_under(
+    python: str, planner: Planner, cases: Mapping[str, Sequence[Change]]
+) -> dict[str, set[str]]:
+    """Each case's plan, computed by ``python`` on the graph ``planner`` holds."""
+    request = {
+        "protocols": planner.protocols,
+        "cycles": planner.cycles,
+        "files": planner.sources,
+        "cases": {name: [list(c) for c in edits] for name, edits in cases.items()},
+    }
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(REPO / "daemon"), str(REPO / "client"), str(REPO)])}  # fmt: skip
+    proc = subprocess.run(
+        [python, "-m", "tests.support.planner_newer_python"], input=json.dumps(request),
+        capture_output=True, text=True, timeout=300, check=False, env=env, cwd=REPO,
+    )  # fmt: skip
+    if proc.returncode == UNAVAILABLE:
+        raise PlannerUnavailable(proc.stderr.strip())
+    if proc.returncode != 0:
+        raise RuntimeError(f"the planner on {python} failed:\n{proc.stderr}")
+    answer = cast("dict[str, list[str]]", json.loads(proc.stdout))
+    return {name: set(files) for name, files in answer.items()}
+
+
+def _main() -> None:
+    try:
+        from prewrite_daemon.imports import interface_changed
+        from prewrite_daemon.name_deps import NameGraph
+    except ImportError as exc:  # the graph needs a package this interpreter lacks
+        print(f"the planner cannot run on Python {sys.version.split()[0]}: {exc}", file=sys.stderr)
+        sys.exit(UNAVAILABLE)
+
+    request = cast("dict[str, Any]", json.load(sys.stdin))
+    graph = NameGraph(request["protocols"], report_import_cycles=request["cycles"])
+    for rel, text in cast("dict[str, str]", request["files"]).items():
+        graph.update(rel, text)
+    answer: dict[str, list[str]] = {}
+    for name, edits in cast("dict[str, list[list[str | None]]]", request["cases"]).items():
+        changes = [(str(rel), old, new) for rel, old, new in edits]
+        checked = {rel for rel, _, new in changes if new is not None}
+        deleted = {rel for rel, _, new in changes if new is None}
+        reaching = [c for c in changes if interface_changed(c[1], c[2])]
+        if reaching:
+            checked |= graph.affected(reaching) - deleted
+        answer[name] = sorted(checked)
+    json.dump(answer, sys.stdout)
+
+
+if __name__ == "__main__":
+    _main()
