@@ -94,12 +94,20 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from prewrite_daemon.imports import module_names, transitive_importers
 from prewrite_daemon.name_propagation import Propagation
 from prewrite_daemon.name_renames import Renames, find_renames
 from prewrite_daemon.name_summary import Summary, summarize
+from prewrite_daemon.protocol_names import (
+    SEED,
+    LibraryProtocolSet,
+    ProtocolFacts,
+    alias_closure,
+    merge,
+    protocol_members,
+)
 from prewrite_daemon.symbol_changes import STDLIB_PROTOCOL_MEMBERS, ModuleChange, diff_modules
 
 if TYPE_CHECKING:
@@ -108,6 +116,15 @@ if TYPE_CHECKING:
     from prewrite_daemon.symbols import Collected
 
 Change = tuple[str, str | None, str | None]  # (rel, old text or None if new, new text or None)
+
+
+@runtime_checkable
+class ProtocolSource(Protocol):
+    """Where the libraries' Protocols come from (``library_protocols.LibraryProtocols``)."""
+
+    def get(self) -> LibraryProtocolSet | None:
+        """The answer for the environment, or None while it is not known (never blocks)."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -125,27 +142,42 @@ class NameGraph:
 
     def __init__(
         self,
-        library_protocol_members: Iterable[str] | None = None,
+        library: ProtocolSource | Iterable[str] | None = None,
         report_import_cycles: bool = True,
     ) -> None:
-        """``library_protocol_members``: the non-dunder member names of the Protocols of the
-        libraries the workspace can import (``symbol_changes.protocol_members_in``). None: not
-        known, so every member change is taken as a change of its class.
-        ``report_import_cycles``: the checker's ``reportImportCycles`` is on (or not known): an
-        import edge that closes or opens a cycle then reaches every importer."""
+        """``library``: the Protocols of what the workspace can import outside itself
+        (``library_protocols.LibraryProtocols``, asked at each plan; a fixed set of member
+        names in tests). None, or an answer not ready yet: every member change is taken as a
+        change of its class. ``report_import_cycles``: the checker's ``reportImportCycles`` is
+        on (or not known): an import edge that closes or opens a cycle then reaches every
+        importer."""
         self._cycles = report_import_cycles
         self._summaries: dict[str, Summary] = {}
         self._index: dict[str, set[str]] = defaultdict(set)  # tag -> files (not l: tags)
         self._by_module: dict[str, set[str]] = defaultdict(set)  # dotted name -> files
-        self._protocols = (
-            None
-            if library_protocol_members is None
-            else STDLIB_PROTOCOL_MEMBERS | frozenset(library_protocol_members)
-        )
+        if library is None or isinstance(library, ProtocolSource):
+            self._library = library
+        else:
+            self._library = _Fixed(LibraryProtocolSet(frozenset(library), frozenset()))
+        self._facts: ProtocolFacts | None = None  # the workspace's, merged (until an update)
+
+    def protocols(self, extra: Iterable[ProtocolFacts] = ()) -> frozenset[str] | None:
+        """Every Protocol member name the checker can see: typeshed's, the libraries', and the
+        workspace's (``extra``: the patched versions), whatever name or depth they are declared
+        at; None when the libraries' are not known yet."""
+        library = self._library.get() if self._library is not None else None
+        if library is None:
+            return None
+        if self._facts is None:
+            self._facts = merge(s.protocol_facts for s in self._summaries.values())
+        facts = [self._facts, *extra]
+        aliases = alias_closure(facts, SEED | library.aliases)
+        return STDLIB_PROTOCOL_MEMBERS | library.members | protocol_members(facts, aliases)
 
     def update(self, rel: str, source: str | None) -> None:
         """Record (or, with ``None``, forget) one file: parsed once, summarised, indexed."""
         old = self._summaries.pop(rel, None)
+        self._facts = None
         if old is not None:
             for tag in old.tags or ():
                 files = self._index.get(tag)
@@ -224,8 +256,9 @@ class NameGraph:
         deadline: float | None,
     ) -> Propagation:
         changed = {rel for rel, _, _ in changes}
+        patched = [s.protocol_facts for rel in changed for s in summaries.get(rel, ())]
         prop = Propagation(summaries, self._index, self._by_module, scope, changed,
-                           self._protocols, renames.hidden, deadline)  # fmt: skip
+                           self.protocols(patched), renames.hidden, deadline)  # fmt: skip
         for rel, old, new in changes:
             parsed = views[rel]
             if (old is None) != (new is None) and self._moved_module(rel, parsed, imports, prop):
@@ -317,6 +350,16 @@ class NameGraph:
             return False
         upstream = transitive_importers({rel}, imports) | {rel}
         return any(f in upstream for name in edges for f in self._by_module.get(name, ()))
+
+
+class _Fixed:
+    """A library answer known in advance (tests, and callers that computed it themselves)."""
+
+    def __init__(self, found: LibraryProtocolSet) -> None:
+        self._found = found
+
+    def get(self) -> LibraryProtocolSet | None:
+        return self._found
 
 
 def _under(tag: str, modules: Iterable[str]) -> bool:

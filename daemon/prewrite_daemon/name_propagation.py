@@ -60,12 +60,7 @@ class Propagation:
         self._by_module = by_module
         self._scope = scope
         self._changed = changed
-        self._protocols = protocols
-        project_protocols: set[str] = set()
-        for versions in summaries.values():
-            for s in versions:
-                project_protocols |= s.protocol_members
-        self._project_protocols = project_protocols
+        self._protocols = protocols  # None: not known, every member may be structural
         self._infer_variance = any(s.infer_variance for v in summaries.values() for s in v)
         # a workspace __builtins__.pyi may type vars()/dir() otherwise: v: tags count as m:
         self._own_builtins = any(r.rsplit("/", 1)[-1] == "__builtins__.pyi" for r in summaries)
@@ -287,7 +282,7 @@ class Propagation:
         data, nested, abstract = flags
         if is_dunder(name) or nested or abstract:
             return True
-        if self._protocols is None or name in self._protocols or name in self._project_protocols:
+        if self._protocols is None or name in self._protocols:
             return True
         kind = self.kind(rel, cls)
         if kind - _PLAIN and self._maybe_abstract(rel, cls, name):

@@ -26,13 +26,14 @@ import ast
 import functools
 import re
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from prewrite_daemon.imports import imported_names
 from prewrite_daemon.mentions import OPAQUE_CALLS, Scan, import_bindings
 from prewrite_daemon.newer_syntax import TYPE_PARAMS_MARK
 from prewrite_daemon.parse_cache import parse_shared
-from prewrite_daemon.symbol_changes import is_dunder, star_names
+from prewrite_daemon.protocol_names import ProtocolFacts, facts_of
+from prewrite_daemon.symbol_changes import star_names
 from prewrite_daemon.symbols import Collected
 
 # Class decorators that synthesize nothing, by what they resolve to (never by their last name:
@@ -101,6 +102,9 @@ class TagUse:
     regions: tuple[int, ...]  # the regions that mention it
 
 
+_NO_FACTS = ProtocolFacts()
+
+
 @dataclass(frozen=True)
 class Summary:
     rel: str
@@ -111,7 +115,7 @@ class Summary:
     aliases: dict[str, frozenset[str]] | None = None  # local name -> absolute targets
     stars: frozenset[str] = frozenset()
     exports: frozenset[str] | None = None  # what a star import of it binds; None: unknown
-    protocol_members: frozenset[str] = frozenset()
+    protocol_facts: ProtocolFacts = _NO_FACTS  # its Protocols, read by binding (any depth)
     infer_variance: bool = False
     opaque: bool = False  # does not parse: depends on everything it imports
     inner_bases: frozenset[str] = frozenset()  # tags in headers of classes not at module level
@@ -125,7 +129,8 @@ def summarize(rel: str, source: str) -> tuple[Summary, Collected | None]:
     if tree is None:
         return opaque_summary(rel, source), None
     col = Collected(rel, tree)
-    return summary_of(col, source, _plain_builtins(tree, source)), col
+    summary = summary_of(col, source, _plain_builtins(tree, source))
+    return replace(summary, protocol_facts=facts_of(tree, rel)), col
 
 
 def _plain_builtins(tree: ast.Module, source: str) -> frozenset[str]:
@@ -163,7 +168,15 @@ def opaque_summary(rel: str, source: str) -> Summary:
             except SyntaxError:
                 continue
             names |= imported_names(rel, tree)
-    return Summary(rel, frozenset(names), opaque=True)
+    return Summary(rel, frozenset(names), opaque=True, protocol_facts=_opaque_facts(source))
+
+
+def _opaque_facts(source: str) -> ProtocolFacts:
+    """What a file that does not parse may say about Protocols (pyright still reads it, with
+    error recovery): any of its words may be bound to any other, any may be a class's base and
+    any a member, so a Protocol it may declare is never missed."""
+    words = frozenset(re.findall(r"[^\W\d]\w*", source))
+    return ProtocolFacts(tuple((w, words) for w in sorted(words)), ((words, words),))
 
 
 def summary_of(col: Collected, source: str, plain: frozenset[str] = frozenset()) -> Summary:
@@ -218,11 +231,6 @@ def summary_of(col: Collected, source: str, plain: frozenset[str] = frozenset())
     }
     module = ast.Module(body=list(col.import_nodes), type_ignores=[])
     classes = {c.name: resolver.class_info(c.node) for c in col.classes}
-    protocols = {
-        m
-        for (o, m) in col.regions
-        if m and not is_dunder(m) and o in classes and classes[o].protocol
-    }
     return Summary(
         rel=col.rel,
         imports=frozenset(imported_names(col.rel, module)),
@@ -232,7 +240,6 @@ def summary_of(col: Collected, source: str, plain: frozenset[str] = frozenset())
         aliases={k: frozenset(v) for k, v in resolver.aliases.items()},
         stars=frozenset(resolver.stars),
         exports=star_names(col),
-        protocol_members=frozenset(protocols),
         infer_variance="infer_variance" in source,
         inner_bases=frozenset[str]().union(*(unit_tags[u] for u in col.inner_class_units)),
     )

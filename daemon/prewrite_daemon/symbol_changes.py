@@ -129,6 +129,7 @@ def diff_modules(old: Collected, new: Collected, old_text: str, new_text: str) -
                 abstract=any(r.abstract for r in regions),
             )
         )
+    members += _field_orders(old, new)
     if "__getattr__" in names:
         return ModuleChange(fallback="the module's __getattr__ changed")
     if "__all__" in names:  # star importers gain or lose exactly the names that moved
@@ -137,6 +138,35 @@ def diff_modules(old: Collected, new: Collected, old_text: str, new_text: str) -
             return ModuleChange(fallback="__all__ changed and is not a plain list")
         names |= star_old ^ star_new
     return ModuleChange(frozenset(names), tuple(members), star_sources=frozenset(stars))
+
+
+# A class whose fields were reordered (and nothing else): its synthesized ``__init__`` and
+# ``__match_args__`` (a dataclass's, a NamedTuple's), or an Enum's ``auto()`` values, differ
+# though no member's region does. A dunder: the change is its whole class's.
+FIELD_ORDER = "__field_order__"
+
+
+def _field_orders(old: Collected, new: Collected) -> list[MemberChange]:
+    before = {c.name: _fields(c.node.body) for c in old.classes}
+    out: list[MemberChange] = []
+    for c in new.classes:
+        fields = _fields(c.node.body)
+        if c.name in before and before[c.name] != fields:
+            out.append(MemberChange(c.name, FIELD_ORDER, False, True, False, False))
+    return out
+
+
+def _fields(body: list[ast.stmt]) -> list[str]:
+    """The names a class body assigns or declares, in order (``if``/``try`` bodies included)."""
+    names: list[str] = []
+    for stmt in body:
+        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+            names.append(stmt.target.id)
+        elif isinstance(stmt, ast.Assign):
+            names += [t.id for t in stmt.targets if isinstance(t, ast.Name)]
+        elif isinstance(stmt, ast.If | ast.Try | ast.TryStar):
+            names += _fields([*stmt.body, *stmt.orelse, *getattr(stmt, "finalbody", [])])
+    return names
 
 
 def _future(col: Collected) -> set[str]:

@@ -39,15 +39,9 @@ LAYOUTS = group_cases(CATALOGUE)
 # Known misses today, case -> the rule that misses; each is a strict xfail of the planner on the
 # daemon's Python and of the warm answer (a pruned file whose new error nobody reports).
 MISSES = {
-    "proto_star_typing": "name_deps: a Protocol base bound by `from typing import *`",
-    "proto_bound_to_variable": "name_deps: a Protocol base that is a variable bound to Protocol",
-    "proto_in_function": "name_deps: a Protocol defined inside a function",
-    "proto_nested_in_class": "name_deps: a Protocol nested in a class",
-    "proto_in_method": "name_deps: a Protocol defined inside a method",
     "proto_bundled_stub_not_installed": (
         "library_protocols: the Protocols of a stub pyright bundles for a package not installed"
     ),
-    "dataclass_field_order": "symbol_changes: fields reordered (no member's region differs)",
 }
 # (level, case) -> the rule: "planner" (the daemon's Python), "newer" (the planner on Python
 # 3.12+, run only where one is installed and the planner imports there), "warm" (the answer).

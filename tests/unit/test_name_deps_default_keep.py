@@ -240,3 +240,48 @@ def test_an_importer_that_does_not_parse_keeps_every_import_it_spells(hidden: st
     }
     new = "def f() -> str:\n    return ''\n"
     assert "user.py" in affected(files, {"pkg/sub.py": new})
+
+
+@pytest.mark.parametrize(
+    ("proto", "annotation"),
+    [
+        ("from typing import *\nclass Proto(Protocol):\n    def m(self) -> int: ...\n", "Proto"),
+        (
+            "import typing\nBase = typing.Protocol\n"
+            "class Proto(Base):\n    def m(self) -> int: ...\n",
+            "Proto",
+        ),
+        (
+            "from typing import Protocol\nclass Holder:\n    class Proto(Protocol):\n"
+            "        def m(self) -> int: ...\n",
+            "Holder.Proto",
+        ),
+    ],
+    ids=["star-typing", "bound-to-a-variable", "nested-in-a-class"],
+)
+def test_a_protocol_in_any_spelling_makes_its_members_structural(
+    proto: str, annotation: str
+) -> None:
+    user = f"import proto\nfrom impl import Impl\np: proto.{annotation} = Impl()\n"
+    files = {"proto.py": proto, "impl.py": _IMPL, "user.py": user}
+    assert "user.py" in affected(files, {"impl.py": _IMPL_STR})
+
+
+def test_a_protocol_defined_in_a_function_makes_its_members_structural() -> None:
+    user = """
+        from typing import Protocol
+        from impl import Impl
+        def f() -> None:
+            class Proto(Protocol):
+                def m(self) -> int: ...
+            p: Proto = Impl()
+    """
+    files = {"impl.py": _IMPL, "user.py": user}
+    assert "user.py" in affected(files, {"impl.py": _IMPL_STR})
+
+
+def test_reordered_fields_change_the_synthesized_init() -> None:
+    model = "from dataclasses import dataclass\n@dataclass\nclass Model:\n    a: int\n    b: str\n"
+    files = {"model.py": model, "user.py": "from model import Model\nModel(1, 'x')\n"}
+    swapped = model.replace("    a: int\n    b: str\n", "    b: str\n    a: int\n")
+    assert "user.py" in affected(files, {"model.py": swapped})
