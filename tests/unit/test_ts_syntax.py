@@ -3,11 +3,19 @@ expressions (issue 19), string escapes as TypeScript cooks them, module-ness and
 
 from __future__ import annotations
 
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
 import pytest
 
 from prewrite_daemon.languages.ts_comments import CommentFacts, read_comment
 from prewrite_daemon.languages.ts_literals import cook
 from prewrite_daemon.languages.ts_syntax import read_module
+
+TSC = Path(__file__).parents[1] / "toolchains/node_modules/typescript5/bin/tsc"
 
 
 def modules(rel: str, text: str) -> set[str]:
@@ -130,33 +138,73 @@ def test_a_comment_mentioning_a_reference_reaches_everything() -> None:
 # --- module-ness and reach --------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("rel", "text", "module", "global_reach"),
-    [
-        ("m.ts", "export const a = 1;", True, False),
-        ("m.ts", 'import "./x";', True, False),
-        ("m.ts", "export default 1;", True, False),
-        ("m.ts", "const a = 1;\nexport = a;", True, False),
-        ("m.ts", "namespace N {}\nexport import M = N;", True, False),
-        ("m.ts", "import M = N.x;", False, False),  # an alias, not module syntax
-        ("m.ts", 'const x = import("./a");', False, False),
-        ("m.ts", "const t = `\nexport const x = 1;\n`;", False, False),
-        ("m.ts", "namespace N {\nexport const x = 1;\n}", False, False),
-        ("m.ts", "export as namespace U;", False, True),
-        ("m.ts", "export {};\ndeclare global { var g: number }", True, True),
-        ("m.ts", "export {};\nnamespace global {}", True, True),
-        ("m.ts", 'export {};\ndeclare module "pkg";', True, True),
-        ("m.ts", "export {};\ndeclare module N { }", True, False),  # a namespace
-        ("m.js", "var x = 1;", False, False),
-        ("m.js", 'var x = require("./x");', True, False),
-        ("m.js", 'var x = require("./x", 2);', False, False),  # not a require call
-        ("m.mts", "const x = 1;", False, False),  # the format is ignored: errs on script
-    ],
-)
+MODULE_CASES = [
+    ("m.ts", "export const a = 1;", True, False),
+    ("m.ts", 'import "./x";', True, False),
+    ("m.ts", "export default 1;", True, False),
+    ("m.ts", "const a = 1;\nexport = a;", True, False),
+    ("m.ts", "namespace N {}\nexport import M = N;", True, False),
+    ("m.ts", "import M = N.x;", False, False),  # an alias, not module syntax
+    ("m.ts", 'const x = import("./a");', False, False),
+    ("m.ts", "const t = `\nexport const x = 1;\n`;", False, False),
+    ("m.ts", "namespace N {\nexport const x = 1;\n}", False, False),
+    ("m.ts", "export as namespace U;", False, True),
+    ("m.ts", "export {};\ndeclare global { var g: number }", True, True),
+    ("m.ts", "export {};\nnamespace global {}", True, True),
+    ("m.ts", 'export {};\ndeclare module "pkg";', True, True),
+    ("m.ts", "export {};\ndeclare module N { }", True, False),  # a namespace
+    ("m.js", "var x = 1;", False, False),
+    ("m.js", 'var x = require("./x");', True, False),
+    ("m.js", 'var x = require("./x", 2);', False, False),  # not a require call
+    ("m.js", "var x = require`./x`;", False, False),  # a tagged template, no call
+    ("m.js", 'var x = new require("./x");', False, False),
+    ("m.js", 'var x = (require)("./x");', False, False),
+    ("m.js", 'var x = require?.("./x");', True, False),
+    ("m.ts", 'var x = require("./x");', False, False),  # only JavaScript is CommonJS
+    ("m.mts", "const x = 1;", False, False),  # the format is ignored: errs on script
+]
+# TypeScript decides these "module" where the model errs on "script" (the safe side)
+CONSERVATIVE = {"const x = 1;"}
+
+
+@pytest.mark.parametrize(("rel", "text", "module", "global_reach"), MODULE_CASES)
 def test_module_and_reach(rel: str, text: str, module: bool, global_reach: bool) -> None:
     facts = read_module(rel, text)
     assert facts.complete
     assert (facts.is_module, facts.global_reach) == (module, global_reach)
+
+
+@pytest.mark.skipif(
+    not TSC.exists() or shutil.which("node") is None,
+    reason="needs node and tests/toolchains/node_modules/typescript5 (the pinned tsc)",
+)
+def test_module_ness_is_what_tsc_decides(tmp_path: Path) -> None:
+    """Each case declares a probe at its top level; a file that uses every probe finds those of
+    the scripts only (a module's top-level names are its own)."""
+    options: dict[str, object] = {"noEmit": True, "allowJs": True, "checkJs": True,
+               "module": "esnext", "moduleResolution": "bundler", "types": []}  # fmt: skip
+    (tmp_path / "tsconfig.json").write_text(json.dumps({"compilerOptions": options}))
+    for n, (rel, text, _, _) in enumerate(MODULE_CASES):
+        suffix = rel.removeprefix("m")
+        (tmp_path / f"c{n}{suffix}").write_text(f"{text}\nvar probe{n} = 1;\n")
+    uses = "".join(f"probe{n};\n" for n in range(len(MODULE_CASES)))
+    (tmp_path / "use.ts").write_text(f"export {{}};\n{uses}")
+    node = shutil.which("node")
+    assert node is not None
+    out = subprocess.run(
+        [node, str(TSC), "-p", ".", "--pretty", "false"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False,
+    ).stdout  # fmt: skip
+    hidden = {
+        int(m.group(1)) - 2
+        for m in re.finditer(r"^use\.ts\((\d+),\d+\): error TS(?:2304|2552)", out, re.M)
+    }
+    for n, (rel, text, module, _) in enumerate(MODULE_CASES):
+        assert read_module(rel, text).is_module == module
+        if text in CONSERVATIVE:
+            assert n in hidden, (rel, text)
+        else:
+            assert (n in hidden) == module, (rel, text, out)
 
 
 @pytest.mark.parametrize(

@@ -158,6 +158,12 @@ def _is_export_as_namespace(node: tree_sitter.Node) -> bool:
     return {"as", "namespace"} <= {c.type for c in node.children if not c.is_named}
 
 
+def _arguments(call: tree_sitter.Node) -> tree_sitter.Node | None:
+    """A call's argument list; None for a tagged template (``require`x```), no call to TS."""
+    arguments = call.child_by_field_name("arguments")
+    return arguments if arguments is not None and arguments.type == "arguments" else None
+
+
 def _code_children(node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
     return (c for c in node.named_children if c.type != "comment")
 
@@ -248,7 +254,7 @@ class _Reader:
         self.first_literal_argument(parent)
 
     def first_literal_argument(self, call: tree_sitter.Node) -> None:
-        arguments = call.child_by_field_name("arguments")
+        arguments = _arguments(call)
         first = next(_code_children(arguments), None) if arguments is not None else None
         if first is not None and first.type in ("string", "template_string"):
             value = self.literal(first)
@@ -264,7 +270,7 @@ class _Reader:
         assert call is not None
         self.imports.append(call)
         self.first_literal_argument(call)
-        arguments = call.child_by_field_name("arguments")
+        arguments = _arguments(call)
         if self.javascript and arguments is not None:
             self.commonjs |= sum(1 for _ in _code_children(arguments)) == 1
 
