@@ -1,0 +1,152 @@
+"""Which class member names a Protocol may hold, recognised by binding rather than by spelling.
+
+A class member's change reaches every value matched structurally against a Protocol with a
+member of that name, so the planner needs the member names of every Protocol the checker can
+see. A class is a Protocol when a base resolves to ``typing.Protocol``; resolving is the
+checker's job, so this over-approximates it from syntax alone, without resolving modules:
+
+- **aliases** (``protocol_scopes`` walks them, ``protocol_keys`` says what a value may be):
+  every binding records the keys its value may evaluate to (``from typing import Protocol as
+  P``: P from {Protocol}; ``P = t.Protocol``; ``P: TypeAlias = "Protocol"``; ``P:
+  type[Protocol]``; a ``for``/``with``/walrus/``match`` target; ``ns.P = Protocol`` binds the
+  attribute ``.P``). ``closure`` takes every key that may be bound to Protocol: a key joins
+  when a source of any of its bindings, in any module, is in the set. Module-level names and
+  attributes match across modules (over-approximating imports and attribute access); a
+  function's locals are keyed by their scope; a call's result joins only in the scope that
+  binds it.
+- **classes** at any depth (module, function, class, ``if``/``try``/``with`` bodies): the keys
+  their bases may evaluate to, and their non-dunder member names (definitions, nested classes,
+  assignments and declarations in the body at any depth, ``self.x`` stores in its methods).
+
+A text no grammar reads gives ``opaque_facts``: any word may be anything. Pure (``ast`` in,
+frozen facts out), so the scanner process (``protocol_scan``) uses it without the daemon.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from prewrite_daemon.protocol_keys import CALLED, attribute
+from prewrite_daemon.protocol_scopes import ModuleFacts, is_dunder
+
+if TYPE_CHECKING:
+    import ast
+    from collections.abc import Callable, Iterable
+
+SEED = frozenset({"Protocol"})
+_WORD = re.compile(r"[^\W\d]\w*")
+
+
+@dataclass(frozen=True)
+class ProtocolFacts:
+    """What modules say about Protocols, before resolution.
+
+    ``aliases``: each bound key with the keys its value may be; ``classes``: each class's base
+    keys with its non-dunder member names.
+    """
+
+    aliases: tuple[tuple[str, frozenset[str]], ...] = ()
+    classes: tuple[tuple[frozenset[str], frozenset[str]], ...] = ()
+
+
+@dataclass(frozen=True)
+class LibraryProtocolSet:
+    """The answer for one environment: the member names of every Protocol it can see, and the
+    module-level names that may be bound to ``typing.Protocol`` there (a workspace class whose
+    base is one of them is a Protocol too)."""
+
+    members: frozenset[str]
+    aliases: frozenset[str]
+
+
+def facts_of(tree: ast.AST, where: str = "", walrus: bool = True) -> ProtocolFacts:
+    """The bindings and classes of ``tree``, at every nesting depth. ``where`` names the module
+    (its local names are keyed with it, so two modules' locals never meet); ``walrus`` False:
+    its text has no ``:=`` (expressions then need no search)."""
+    module = ModuleFacts(where, walrus)
+    module.run(tree)
+    return ProtocolFacts(tuple(module.aliases), tuple(module.classes))
+
+
+def merge(facts: Iterable[ProtocolFacts]) -> ProtocolFacts:
+    """One ``ProtocolFacts`` answering ``alias_closure`` and ``protocol_members`` exactly as
+    ``facts`` do, smaller: a key's sources are united (a key joins when any of its bindings
+    meets the set), and each base key keeps the union of its classes' members (a class counts
+    when any of its base keys is in the set)."""
+    sources: dict[str, set[str]] = defaultdict(set)
+    members: dict[str, set[str]] = defaultdict(set)
+    for fact in facts:
+        for name, mentioned in fact.aliases:
+            sources[name] |= mentioned
+        for bases, names in fact.classes:
+            for base in bases:
+                members[base] |= names
+    return ProtocolFacts(
+        tuple((n, frozenset(s)) for n, s in sorted(sources.items())),
+        tuple((frozenset({b}), frozenset(m)) for b, m in sorted(members.items()) if m),
+    )
+
+
+def closure(facts: Iterable[ProtocolFacts], seed: frozenset[str] = SEED) -> frozenset[str]:
+    """Every key that may be bound to Protocol (see ``protocol_scopes``): the static aliases of
+    ``seed``, then the scope-local keys a call's result (``CALLED``) may reach."""
+    facts = list(facts)
+    static = alias_closure(facts, seed)
+    return alias_closure(facts, static | {CALLED}, grows=is_local)
+
+
+def alias_closure(
+    facts: Iterable[ProtocolFacts],
+    seed: frozenset[str] = SEED,
+    grows: Callable[[str], bool] | None = None,
+) -> frozenset[str]:
+    """``seed``, then, to a fixpoint, every key (for which ``grows`` holds) one of whose bindings
+    may be a key of the set."""
+    bound_from: dict[str, set[str]] = defaultdict(set)  # source key -> keys bound from it
+    for fact in facts:
+        for name, mentioned in fact.aliases:
+            for source in mentioned:
+                bound_from[source].add(name)
+    found = set(seed)
+    todo = list(seed)
+    while todo:
+        for name in bound_from.get(todo.pop(), ()):
+            if name not in found and (grows is None or grows(name)):
+                found.add(name)
+                todo.append(name)
+    return frozenset(found)
+
+
+def protocol_members(facts: Iterable[ProtocolFacts], aliases: frozenset[str]) -> frozenset[str]:
+    """The member names of every class with a base key in ``aliases``."""
+    found: set[str] = set()
+    for fact in facts:
+        for bases, names in fact.classes:
+            if not bases.isdisjoint(aliases):
+                found |= names
+    return frozenset(found)
+
+
+def opaque_facts(text: str) -> ProtocolFacts:
+    """What a text no grammar reads may say about Protocols (pyright still reads it, with error
+    recovery): any of its words, as a name or an attribute, may be bound to any other, any may
+    be a class's base and any a member, so a Protocol it may declare is never missed."""
+    words = frozenset(_WORD.findall(text))
+    keys = words | {attribute(w) for w in words}
+    members = frozenset(w for w in words if not is_dunder(w))
+    return ProtocolFacts(tuple((k, keys - {k}) for k in sorted(keys)), ((keys, members),))
+
+
+def is_local(key: str) -> bool:
+    """Whether ``key`` names a function-local binding (``name@scope``): no other module can
+    spell it."""
+    return "@" in key
+
+
+def exported(aliases: frozenset[str]) -> frozenset[str]:
+    """The keys of ``aliases`` another module can reach: module-level names (``P``) and
+    attributes (``.P``)."""
+    return frozenset(k for k in aliases if not is_local(k) and k != CALLED)
