@@ -1,0 +1,339 @@
+"""A fuzz program (``ts_fuzzgen.py``) as files: the configuration, each module, each use.
+
+Rendering is a pure function of the model, so a patch is exactly the files whose rendering
+changed. Specifiers are computed from the two paths (relative, ``index`` directories, ``@lib/*``,
+``.js`` for ``.ts`` where the configuration allows or needs it, ``.json`` kept) and then
+*spelled*: the same module name written with escapes, line continuations and other quotes.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+from typing import TYPE_CHECKING
+
+from tests.support.ts_fuzzgen import LITERAL, TYPES
+
+if TYPE_CHECKING:
+    from tests.support.ts_fuzzgen import Edge, Module, Program, Symbol
+
+_OPTIONS = {
+    "strict": True,
+    "noEmit": True,
+    "target": "es2022",
+    "lib": ["es2022"],
+    "types": [],
+    "resolveJsonModule": True,
+    "allowJs": True,
+    "checkJs": True,
+    "paths": {"@lib/*": ["./src/lib/*"]},
+    "jsx": "preserve",
+}
+_MODULE = {
+    "bundler": {"module": "esnext", "moduleResolution": "bundler"},
+    # nodenext defaults to moduleDetection "force": "auto" keeps scripts scripts
+    "cjs": {"module": "nodenext", "moduleResolution": "nodenext", "moduleDetection": "auto"},
+}
+_JSON_VALUE = {"number": "1", "string": '"one"', "boolean": "true"}
+_TRAPS = (
+    "const {name} = `\n/* not a comment, and never closed`;",
+    "const {name} = \"import './decoy'\";",
+    '// import {{ nothing }} from "./decoy";',
+    "const {name} = `\nexport const fake = 1;\n`;",
+)
+_FN_BODIES = (
+    "  return x;",
+    "  const y = x;\n  return y;",
+    "  return x; // an edited body",
+    "  const bad: {other} = x;\n  return x;",  # an error inside the module only
+)
+
+
+def render(program: Program) -> dict[str, str]:
+    """Every file of the program, by root-relative path."""
+    config = {"compilerOptions": {**_OPTIONS, **_MODULE[program.config]}, "include": ["src"]}
+    files = {
+        "tsconfig.json": json.dumps(config, indent=2) + "\n",
+        "package.json": json.dumps({"name": "fz", "private": True}) + "\n",
+    }
+    for module in program.modules.values():
+        if not module.deleted:
+            files.update(_render_module(program, module))
+    return files
+
+
+def literal(type_: str) -> str:
+    return LITERAL[type_]
+
+
+def other_type(type_: str) -> str:
+    return TYPES[(TYPES.index(type_) + 1) % len(TYPES)]
+
+
+def spell(spec: str, spelling: int) -> str:
+    """``spec`` as a string literal written one of six ways (all naming the same module)."""
+    i = next((k for k, c in enumerate(spec) if c.isalpha()), 0)
+    c = spec[i]
+    body = {
+        0: spec,
+        1: spec,
+        2: f"{spec[:i]}\\u{ord(c):04x}{spec[i + 1 :]}",
+        3: f"\\x{ord(spec[0]):02x}{spec[1:]}",
+        4: f"{spec[:i]}\\u{{{ord(c):x}}}{spec[i + 1 :]}",
+        5: f"{spec[:1]}\\\n{spec[1:]}",
+    }[spelling]
+    return f"'{body}'" if spelling == 1 else f'"{body}"'
+
+
+def specifier(program: Program, importer: Module, target: Module, spelling: int) -> str:
+    """The module name ``importer`` uses for ``target``, as the configuration resolves it."""
+    path = target.path.replace(".d.ts", ".js") if target.flavour == "dts" else target.path
+    cjs = program.config == "cjs"
+    if path.endswith(".json"):
+        stem, ext = path, ""
+    else:
+        stem, ext = path.rsplit(".", 1)[0], ".js" if cjs or spelling % 3 == 1 else ""
+        if stem.endswith("/index") and not ext:
+            stem = stem.removesuffix("/index")  # the directory
+    if stem.startswith("src/lib/") and spelling % 2 == 0:
+        return f"@lib/{stem.removeprefix('src/lib/')}{ext}"
+    relative = posixpath.relpath(stem, posixpath.dirname(importer.path))
+    return (relative if relative.startswith("../") else f"./{relative}") + ext
+
+
+def _render_module(program: Program, module: Module) -> dict[str, str]:
+    if module.flavour == "json":
+        fields = ",\n".join(f'  "{s.name}": {_JSON_VALUE[s.type]}' for s in module.symbols)
+        return {module.path: "{\n" + fields + "\n}\n"}
+    javascript = module.path.endswith(".js")
+    script = module.flavour == "script"
+    head: list[str] = []
+    imports: list[str] = []
+    uses: list[str] = []
+    for n, edge in enumerate(module.edges):
+        _render_edge(program, module, edge, f"u_{module.key}_{n}", head, imports, uses)
+    traps = [_TRAPS[t].format(name=f"trap_{module.key}_{n}") for n, t in enumerate(module.traps)]
+    for source, name in module.reexports:
+        spec = spell(specifier(program, module, program.modules[source], 0), 0)
+        imports.append(f"export {{ {name} }} from {spec};" if name else f"export * from {spec};")
+    if module.flavour == "global":
+        body = [_render_global(program, module)]
+    elif module.flavour == "augment":
+        body = [_render_augment(program, module)]
+    else:
+        body = [
+            _render_symbol(program, module, s, javascript, program.config) for s in module.symbols
+        ]
+    tail = ["export {};"] if (script and module.exported) or (not script and javascript) else []
+    if javascript and program.config == "cjs" and not script:
+        tail = [f"exports.{s.name} = {s.name};" for s in module.symbols]
+        tail += [
+            f"exports.u_{module.key}_{n} = u_{module.key}_{n};" for n in range(len(module.edges))
+        ]
+    text = "\n".join([*head, *traps, *imports, *body, *uses, *tail]) + "\n"
+    files = {module.path: text}
+    if module.flavour == "dts":
+        files[module.path.replace(".d.ts", ".js")] = _dts_sibling(module)
+    return files
+
+
+def _render_symbol(
+    program: Program, module: Module, symbol: Symbol, javascript: bool, config: str
+) -> str:
+    name, type_, lit, flavour = symbol.name, symbol.type, literal(symbol.type), module.flavour
+    if symbol.kind == "via":  # a script's global typed by an import() type
+        assert module.source is not None
+        owner, alias = module.source
+        spec = spell(specifier(program, module, program.modules[owner], 0), 0)
+        if javascript:
+            return f"/** @type {{import({spec}).{alias}}} */\nvar {name};"
+        return f"declare var {name}: import({spec}).{alias};"
+    if module.path.endswith(".d.ts") and flavour == "script":
+        return _declared_global(symbol)
+    export = "" if flavour == "script" else "export "
+    declare = "declare " if flavour == "dts" else ""
+    body = _FN_BODIES[symbol.body].format(other=other_type(type_))
+    if javascript:
+        body = body.replace(
+            f"const bad: {other_type(type_)}", f"/** @type {{{other_type(type_)}}} */\n  const bad"
+        )
+        export = "" if flavour == "script" or config == "cjs" else "export "
+        binding = "var" if flavour == "script" else "const"
+        return {
+            "const": f"/** @type {{{type_}}} */\n{export}{binding} {name} = {lit};",
+            "fn": f"/**\n * @param {{{type_}}} x\n * @returns {{{type_}}}\n */\n"
+            f"{export}function {name}(x) {{\n{body}\n}}",
+            "inferred": f"{export}function {name}() {{\n  return {lit};\n}}",
+            "iface": f"/** @typedef {{{{ p: {type_} }}}} {name} */",
+            "alias": f"/** @typedef {{{type_}}} {name} */",
+            "ns": f"/** @type {{{{ q: {type_} }}}} */\nvar {name} = {{ q: {lit} }};",
+        }[symbol.kind]
+    if flavour == "dts":
+        body = ""
+    return {
+        "const": f"{export}{declare}const {name}: {type_}" + (";" if declare else f" = {lit};"),
+        "fn": f"{export}{declare}function {name}(x: {type_}): {type_}"
+        + (";" if declare else f" {{\n{body}\n}}"),
+        "inferred": f"{export}function {name}() {{\n  return {lit};\n}}",
+        "iface": f"{export}interface {name} {{\n  p: {type_};\n}}",
+        "alias": f"{export}type {name} = {type_};",
+        "ns": f"namespace {name} {{\nexport const q: {type_} = {lit};\n}}",  # unindented
+    }[symbol.kind]
+
+
+def _declared_global(symbol: Symbol) -> str:
+    """A global of a declaration file (a script): declarations only."""
+    name, type_ = symbol.name, symbol.type
+    return {
+        "const": f"declare const {name}: {type_};",
+        "fn": f"declare function {name}(x: {type_}): {type_};",
+        "iface": f"interface {name} {{\n  p: {type_};\n}}",
+        "alias": f"type {name} = {type_};",
+        "ns": f"declare namespace {name} {{\nexport const q: {type_};\n}}",
+    }[symbol.kind]
+
+
+def _dts_sibling(module: Module) -> str:
+    lines: list[str] = []
+    for s in module.symbols:
+        if s.kind == "const":
+            lines.append(f"export const {s.name} = {literal(s.type)};")
+        elif s.kind == "fn":
+            lines.append(
+                f"/** @param {{any}} x */\nexport function {s.name}(x) {{\n  return x;\n}}"
+            )
+    return "\n".join([*lines, "export {};"]) + "\n"
+
+
+def _render_global(program: Program, module: Module) -> str:
+    symbol = module.symbols[0]
+    head, type_ = _source_import(program, module, symbol.type)
+    return f"{head}\ndeclare global {{\n  var {symbol.name}: {type_};\n}}"
+
+
+def _source_import(program: Program, module: Module, type_: str) -> tuple[str, str]:
+    """What makes the module a module, and the type of its global declaration: an import of
+    the alias it is built on, or ``export {}`` and the plain type."""
+    if module.source is None:
+        return "export {};", type_
+    owner, alias = module.source
+    spelling = int(module.key[1:]) % 6
+    spec = spell(specifier(program, module, program.modules[owner], spelling), spelling)
+    return f"import type {{ {alias} }} from {spec};", alias
+
+
+def _render_augment(program: Program, module: Module) -> str:
+    assert module.target is not None
+    owner, interface = module.target
+    symbol = module.symbols[0]
+    spelling = int(module.key[1:]) % 6
+    spec = spell(specifier(program, module, program.modules[owner], spelling), spelling)
+    declare = "declare /* augments */ module" if spelling % 2 else "declare module"
+    head, type_ = _source_import(program, module, symbol.type)
+    return (
+        f"{head}\n{declare} {spec} {{\n"
+        f"  interface {interface} {{\n    {symbol.name}?: {type_};\n  }}\n}}"
+    )
+
+
+def _value(edge: Edge, access: str) -> str:
+    return {
+        "fn": f"{access}({literal(edge.type)})",
+        "inferred": f"{access}()",
+        "ns": f"{access}.q",
+    }.get(edge.kind, access)
+
+
+def _typed(edge: Edge, name: str, reference: str, javascript: bool, export: str = "export ") -> str:
+    """A use of a type symbol: a value declared with it."""
+    init = f"{{ p: {literal(edge.type)} }}" if edge.kind == "iface" else literal(edge.type)
+    if javascript:
+        return f"/** @type {{{reference}}} */\n{export}const {name} = {init};"
+    return f"export const {name}: {reference} = {init};"
+
+
+def _render_edge(
+    program: Program,
+    module: Module,
+    edge: Edge,
+    name: str,
+    head: list[str],
+    imports: list[str],
+    uses: list[str],
+) -> None:
+    """Add the import (``imports``, or a reference to ``head``) and the use of one edge."""
+    via = program.modules[edge.via]
+    spec = specifier(program, module, via, edge.spelling)
+    lit = spell(spec, edge.spelling)
+    javascript = module.path.endswith(".js")
+    cjs_js = javascript and program.config == "cjs"
+    t, s = edge.type, edge.symbol
+    declared = f"/** @type {{{t}}} */\nconst {name}" if javascript else f"export const {name}: {t}"
+    if javascript and not cjs_js:
+        declared = f"/** @type {{{t}}} */\nexport const {name}"
+    match edge.syntax:
+        case "named" | "type_only" | "js_named":
+            imports.append(_named_import(s, lit, edge.style, type_only=edge.syntax == "type_only"))
+            access = s
+        case "namespace":
+            imports.append(f"import * as ns_{name} from {lit};")
+            access = f"ns_{name}.{s}"
+        case "require":
+            imports.append(f"import r_{name} = require({lit});")
+            access = f"r_{name}.{s}"
+        case "js_require":
+            imports.append(f"const r_{name} = require({lit});")
+            access = f"r_{name}.{s}"
+        case "json":
+            if program.config == "cjs":
+                imports.append(f"{'const' if javascript else 'import'} j_{name} = require({lit});")
+            else:
+                imports.append(f"import j_{name} from {lit};")
+            access = f"j_{name}.{s}"
+        case "global_ref":
+            path = posixpath.relpath(via.path, posixpath.dirname(module.path))
+            head.append(f'/// <reference path="{path}" />')
+            access = s
+        case "global":
+            access = s
+        case "aug_use":
+            assert via.target is not None
+            target = program.modules[via.target[0]]
+            tspec = spell(specifier(program, module, target, edge.spelling), edge.spelling)
+            imports.append(f"import type {{ {via.target[1]} }} from {tspec};")
+            uses.append(f"declare const a_{name}: {via.target[1]};")
+            uses.append(f"export const {name}: {t} | undefined = a_{name}.{s};")
+            return
+        case "dynamic":
+            source = f"`{spec}`" if edge.style == 2 and "\\" not in spec else lit
+            uses.append(
+                f"export async function {name}(): Promise<{t}> {{\n"
+                f"  const m = await import({source});\n  return {_value(edge, f'm.{s}')};\n}}"
+            )
+            return
+        case "typeof_import":
+            uses.append(f"declare const q_{name}: typeof import({lit});")
+            access = f"q_{name}.{s}"
+        case "import_type":
+            uses.append(_typed(edge, name, f"import({lit}).{s}", javascript=False))
+            return
+        case "jsdoc_type":
+            uses.append(_typed(edge, name, f"import({lit}).{s}", javascript=True))
+            return
+        case _:  # "jsdoc_tag"
+            imports.append(f"/** @import {{ {s} }} from {lit} */")
+            uses.append(_typed(edge, name, s, javascript=True))
+            return
+    if edge.kind in ("iface", "alias"):
+        uses.append(_typed(edge, name, access, javascript, "" if cjs_js else "export "))
+    else:
+        uses.append(f"{declared} = {_value(edge, access)};")
+
+
+def _named_import(symbol: str, lit: str, style: int, type_only: bool) -> str:
+    keyword = "import type" if type_only else "import"
+    if style == 1:
+        return f'{keyword} /* c */ {{ {symbol} }} /* from "./decoy" */ from /* c */ {lit};'
+    if style == 2:
+        return f'{keyword} {{\n  // {symbol} from "./decoy"\n  {symbol},\n}} from\n  {lit};'
+    return f"{keyword} {{ {symbol} }} from {lit};"
