@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: help install demo lint test test-fast bench clean
+.PHONY: help install demo lint test test-fast fuzz bench clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -39,6 +39,11 @@ test: $(STAMP) $(TOOLCHAINS)  ## all tests: unit, faults, CLI, end-to-end with t
 
 test-fast: $(STAMP) $(TOOLCHAINS)  ## everything except the slow differential test
 	$(BIN)/pytest -q -m "not slow"
+
+# PROGRAMS programs per TypeScript major from SEED on; a failure prints the seed to rerun.
+FUZZ_ENV = PREWRITE_TS_FUZZ_PROGRAMS=$(or $(PROGRAMS),100) PREWRITE_TS_FUZZ_SEED=$(or $(SEED),1000)
+fuzz: $(STAMP) $(TOOLCHAINS)  ## long fuzz runs (PROGRAMS=100 SEED=1000): the TypeScript planner fuzzer
+	$(FUZZ_ENV) $(BIN)/pytest -q -s tests/e2e/test_fuzz_ts_planner.py -k long_run
 
 bench: $(STAMP) $(TOOLCHAINS)  ## warm vs cold measurements (results under bench/results/)
 	$(BIN)/python -m bench
