@@ -1,57 +1,271 @@
-"""Member names of the Protocol classes a workspace's checker can see outside the workspace.
+"""The Protocols the checker can see outside the workspace, per environment, computed lazily,
+off the daemon, and kept on disk.
 
 Structural typing makes a class member's change visible wherever an instance meets a Protocol
-with a member of that name, so the name-level narrowing (``name_deps``) must know them: the
-installed packages (site directories), sources read from outside the root (``extraPaths``,
-editable installs), and the typeshed stubs pyright bundles for installed packages. The stdlib's
-are built in (``symbol_changes.STDLIB_PROTOCOL_MEMBERS``). Reading a venv takes 0.3 to 4 s, so the
-answer is cached by the directories' modification times: installing or removing a package
-changes its site directory.
+with a member of that name, so the planner (``name_deps``) asks ``LibraryProtocols.get()`` for
+the member names of every Protocol outside the workspace: pyright's bundled typeshed (the
+stdlib and the stubs of every package, installed or not: pyright resolves ``import yaml`` to
+them either way), a ``typeshedPath`` the configuration names, the site dirs and the directories
+outside the root the checker reads (``extraPaths``, editable sources).
+
+- **Lazy**: ``get()`` never blocks. ``prefetch()`` (at a graph's creation) only asks the disk
+  caches; the scan itself starts at the first ``get()``, i.e. when a member change needs the
+  answer. Until an answer exists ``get()`` is None and the planner takes every member change
+  as its class's (sound, slower).
+- **Off the daemon**: a ``protocol_scan`` process of the daemon's own interpreter, isolated
+  (``-I``, cwd ``/``), at a lower priority, killed at ``SCAN_TIMEOUT_S``; a thread of ours waits
+  for it, so neither the event loop nor the GIL carries the parsing.
+- **Kept**: the scan keeps typeshed's facts per pyright version and each tree's per listing
+  stamp (a package installed, removed or edited in place moves it) under the state dir.
+- **Failures**: logged; a failed scan is retried once per environment (by a later ``get()``),
+  then ``get()`` stays None. Never raised.
 """
 
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING
+import enum
+import hashlib
+import itertools
+import json
+import logging
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
 
-from prewrite_daemon.backends.pyright import pyright_dist
-from prewrite_daemon.symbol_changes import protocol_members_in
+from prewrite.runtime import runtime_paths
+from prewrite_daemon.backends.pyright import checker_version, pyright_dist
+from prewrite_daemon.protocol_files import read_bounded
+from prewrite_daemon.protocol_names import LibraryProtocolSet
+from prewrite_daemon.protocol_scan import FORMAT, MISS
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
-    from pathlib import Path
+    from collections.abc import Iterable, Mapping
 
-_cache: dict[tuple[tuple[str, int], ...], frozenset[str]] = {}
+log = logging.getLogger(__name__)
 
-
-def library_protocol_members(dirs: Iterable[Path]) -> frozenset[str]:
-    """Non-dunder Protocol member names under ``dirs`` and in the bundled stubs of what they
-    install (cached until a directory's listing changes)."""
-    dirs = [d for d in dict.fromkeys(dirs) if d.is_dir()]
-    key = tuple((str(d), _mtime(d)) for d in dirs)
-    found = _cache.get(key)
-    if found is None:
-        found = protocol_members_in([*dirs, *_bundled_stubs(dirs)])
-        _cache[key] = found
-    return found
+SCAN_TIMEOUT_S = 600.0  # a first scan of a large venv at low priority on a busy machine
+LOOKUP_TIMEOUT_S = 60.0  # listing and stamping the trees, reading the caches
+MAX_ATTEMPTS = 2  # per environment: a failed scan is retried once
+_MAX_ANSWER = 64 * 1024 * 1024
+_failures: dict[str, int] = {}  # environment key -> failed scans, for the daemon's lifetime
+_failures_lock = threading.Lock()
+_runs = itertools.count()
 
 
-def _mtime(path: Path) -> int:
+class ScanState(enum.Enum):
+    IDLE = "idle"  # nothing asked yet, or the caches did not answer
+    LOOKING = "looking"  # asking the caches
+    SCANNING = "scanning"
+    READY = "ready"
+    FAILED = "failed"
+
+
+class ScanFailed(Exception):
+    """The scan process did not answer (exit status, deadline, unreadable answer)."""
+
+
+@dataclass(frozen=True)
+class ScanStatistics:
+    state: ScanState
+    runs: int  # processes started
+    seconds: float | None  # of the run that answered
+    error: str | None
+
+
+class LibraryProtocols:
+    """The answer for one environment (see the module doc). ``levels``: the request's levels
+    (``protocol_scan``), as ``for_environment`` builds them."""
+
+    def __init__(
+        self, cache_dir: Path, levels: list[dict[str, Any]], timeout_s: float = SCAN_TIMEOUT_S
+    ) -> None:
+        self.cache_dir = cache_dir
+        self.levels = levels
+        self.timeout_s = timeout_s
+        # The retry budget's key: the levels, and the trees' directory stamps (an install moves
+        # its site dir's), so a new environment gets its own attempts
+        stamps = [_mtime(r) for level in levels for r in level["roots"]]
+        key = json.dumps([levels, stamps], sort_keys=True).encode()
+        self.key = hashlib.sha256(key).hexdigest()[:20]
+        self._state = ScanState.IDLE
+        self._wanted = False  # get() was called: a lookup that misses goes on to scan
+        self._result: LibraryProtocolSet | None = None
+        self._runs = 0
+        self._seconds: float | None = None
+        self._error: str | None = None
+        self._changed = threading.Condition()
+
+    def get(self) -> LibraryProtocolSet | None:
+        """The answer, or None while there is none (starting the scan if none runs)."""
+        with self._changed:
+            if self._result is None:
+                self._wanted = True
+                self._start_locked(lookup=False)
+            return self._result
+
+    def prefetch(self) -> None:
+        """Ask the disk caches for the answer (no scan: a miss waits for ``get()``)."""
+        with self._changed:
+            self._start_locked(lookup=True)
+
+    def wait(self, timeout: float) -> LibraryProtocolSet | None:
+        """``get()``, waiting up to ``timeout`` seconds for a scan to end (tests, the bench)."""
+        deadline = time.monotonic() + timeout
+        self.get()
+        with self._changed:
+            busy = (ScanState.LOOKING, ScanState.SCANNING)
+            while self._state in busy and (left := deadline - time.monotonic()) > 0:
+                self._changed.wait(left)
+            return self._result
+
+    def statistics(self) -> ScanStatistics:
+        with self._changed:
+            return ScanStatistics(self._state, self._runs, self._seconds, self._error)
+
+    def _start_locked(self, lookup: bool) -> None:
+        if self._state is ScanState.FAILED and not lookup and _attempts(self.key) < MAX_ATTEMPTS:
+            self._state = ScanState.IDLE  # the one retry
+        if self._state is not ScanState.IDLE:
+            return
+        self._state = ScanState.LOOKING if lookup else ScanState.SCANNING
+        self._runs += 1
+        name = f"prewrite-protocols-{self.key[:8]}"
+        threading.Thread(target=self._run, args=(lookup,), name=name, daemon=True).start()
+
+    def _run(self, lookup: bool) -> None:
+        started = time.monotonic()
+        try:
+            found = self._scan(lookup)
+        except (ScanFailed, OSError) as exc:
+            log.warning("the Protocol scan of %s failed: %s", self.key, exc)
+            with _failures_lock:
+                _failures[self.key] = _failures.get(self.key, 0) + 1
+            with self._changed:
+                self._state, self._error = ScanState.FAILED, str(exc)
+                self._changed.notify_all()
+            return
+        with self._changed:
+            if found is not None:
+                self._result, self._state = found, ScanState.READY
+                self._seconds = time.monotonic() - started
+            else:
+                self._state = ScanState.IDLE  # the caches did not answer
+                if self._wanted:
+                    self._start_locked(lookup=False)
+            self._changed.notify_all()
+
+    def _scan(self, lookup: bool) -> LibraryProtocolSet | None:
+        """One scan process: its answer, or None when ``lookup`` and the caches do not have it."""
+        out = self.cache_dir / f"out-{os.getpid()}-{next(_runs)}.json"
+        timeout = LOOKUP_TIMEOUT_S if lookup else self.timeout_s
+        request = {"format": FORMAT, "seconds": timeout + 5, "cache_dir": str(self.cache_dir)}
+        request |= {"out": str(out), "lookup": lookup, "levels": self.levels}
+        self.cache_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+        argv = [sys.executable, "-I", "-m", "prewrite_daemon.protocol_scan"]
+        proc = subprocess.Popen(
+            argv, cwd="/", stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE, start_new_session=True,
+        )  # fmt: skip
+        try:
+            _, err = proc.communicate(json.dumps(request).encode(), timeout=timeout)
+        except subprocess.TimeoutExpired as exc:
+            with contextlib.suppress(OSError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+            raise ScanFailed(f"it took longer than {timeout:.0f}s") from exc
+        try:
+            if proc.returncode == MISS and lookup:
+                return None
+            if proc.returncode != 0:
+                tail = err.decode(errors="replace")[-2000:]
+                raise ScanFailed(f"exit status {proc.returncode}: {tail}")
+            return read_answer(out)
+        finally:
+            with contextlib.suppress(OSError):
+                out.unlink()
+
+
+def read_answer(path: Path) -> LibraryProtocolSet:
+    data = read_bounded(str(path), _MAX_ANSWER)
+    if data is None:
+        raise ScanFailed(f"no answer in {path}")
     try:
-        return path.stat().st_mtime_ns
+        answer = cast("Mapping[str, Any]", json.loads(data))
+        members = cast("list[str]", answer["members"])
+        aliases = cast("list[str]", answer["aliases"])
+        return LibraryProtocolSet(frozenset(map(str, members)), frozenset(map(str, aliases)))
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ScanFailed(f"an unreadable answer in {path}: {exc}") from exc
+
+
+def _mtime(path: str) -> int:
+    try:
+        return os.stat(path).st_mtime_ns
     except OSError:
         return 0
 
 
-def _bundled_stubs(dirs: list[Path]) -> list[Path]:
-    """pyright's typeshed stubs (``stubs/<dist>/<package>``) for the packages in ``dirs``."""
-    installed: set[str] = set()
-    for d in dirs:
-        with contextlib.suppress(OSError):
-            installed |= {p.name.removesuffix(".py") for p in d.iterdir()}
-    found: list[Path] = []
-    for stubs in pyright_dist().glob("**/typeshed-fallback/stubs"):
-        for dist in stubs.iterdir():
-            with contextlib.suppress(OSError):
-                found += [p for p in dist.iterdir() if p.name.removesuffix(".pyi") in installed]
-    return found
+def _attempts(key: str) -> int:
+    with _failures_lock:
+        return _failures.get(key, 0)
+
+
+def for_environment(
+    site_dirs: Iterable[Path],
+    outside: Iterable[Path] = (),
+    typesheds: Iterable[Path] = (),
+    checker: str | None = None,
+    cache_dir: Path | None = None,
+) -> LibraryProtocols:
+    """The Protocols of an environment: pyright's bundled typeshed (keyed by ``checker``, its
+    version), ``typesheds`` a configuration names, the ``site_dirs`` and ``outside`` trees."""
+    levels: list[dict[str, Any]] = []
+    bundled = bundled_typeshed()
+    if bundled is not None:
+        version = checker or checker_version()
+        levels.append({"kind": "typeshed", "roots": [str(bundled)], "key": f"{version} {bundled}"})
+    levels += [{"kind": "typeshed", "roots": [str(t)], "key": None} for t in typesheds]
+    trees = dict.fromkeys(str(d) for d in [*site_dirs, *outside])
+    levels += [{"kind": "tree", "roots": [t], "key": None} for t in trees]
+    return LibraryProtocols(cache_dir or default_cache_dir(), levels)
+
+
+def bundled_typeshed() -> Path | None:
+    """The typeshed pyright falls back to (``typeshed-fallback`` in its package)."""
+    dist = pyright_dist()
+    for found in (dist / "dist" / "typeshed-fallback", dist / "typeshed-fallback"):
+        if found.is_dir():
+            return found
+    return None
+
+
+def configured_typesheds(settings: Mapping[str, Any], root: Path) -> list[Path]:
+    """The ``typeshedPath`` of a pyright configuration (pyright reads it instead of its own)."""
+    value = settings.get("typeshedPath")
+    if not isinstance(value, str) or not value:
+        return []
+    found = Path(os.path.normpath(root / os.path.expanduser(value)))
+    return [found] if found.is_dir() else []
+
+
+def default_cache_dir() -> Path:
+    return runtime_paths().state_dir / "protocols"
+
+
+def library_protocol_members(
+    dirs: Iterable[Path], timeout_s: float = SCAN_TIMEOUT_S
+) -> frozenset[str]:
+    """Every Protocol member name under ``dirs`` and typeshed, computed now (for the bench and
+    tests that hand the set to another process); raises ``ScanFailed`` without an answer."""
+    library = for_environment(dirs)
+    found = library.wait(timeout_s)
+    if found is None:
+        raise ScanFailed(library.statistics().error or "no answer in time")
+    return found.members

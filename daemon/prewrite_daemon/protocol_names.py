@@ -98,6 +98,20 @@ def closure(facts: Iterable[ProtocolFacts], seed: frozenset[str] = SEED) -> froz
     return alias_closure(facts, static | {CALLED}, grows=is_local)
 
 
+def prune(facts: ProtocolFacts) -> ProtocolFacts:
+    """``facts`` without the bindings of local keys nothing reads (no class's base, no other
+    binding's source): the same members and exports, a fraction of the size (parameters'
+    annotations are most of a library's bindings)."""
+    aliases = list(facts.aliases)
+    bases = set[str]().union(*(b for b, _ in facts.classes))
+    while True:
+        used = bases.union(*(s for _, s in aliases))
+        kept = [(k, s) for k, s in aliases if not is_local(k) or k in used]
+        if len(kept) == len(aliases):
+            return ProtocolFacts(tuple(kept), facts.classes)
+        aliases = kept
+
+
 def alias_closure(
     facts: Iterable[ProtocolFacts],
     seed: frozenset[str] = SEED,

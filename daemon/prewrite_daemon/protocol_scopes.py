@@ -38,6 +38,10 @@ if TYPE_CHECKING:
 Alias = tuple[str, frozenset[str]]
 ClassFact = tuple[frozenset[str], frozenset[str]]
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_COMPOUND = frozenset(
+    {*_DEFS, ast.ClassDef, ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith}
+    | {ast.Try, ast.TryStar, ast.Match}
+)
 
 
 def is_dunder(name: str) -> bool:
@@ -275,10 +279,12 @@ def _self_stores(func: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
 
 def blocks(stmt: ast.stmt) -> list[list[ast.stmt]]:
     """The statement lists of a compound statement (a def's and a class's bodies included)."""
+    if type(stmt) not in _COMPOUND:
+        return []
     found: list[list[ast.stmt]] = []
     for name in ("body", "orelse", "finalbody"):
-        block = cast("list[ast.AST]", getattr(stmt, name, None) or [])
-        found.append([s for s in block if isinstance(s, ast.stmt)])
+        block = cast("list[ast.stmt]", getattr(stmt, name, None) or [])
+        found.append(block)
     if isinstance(stmt, ast.Try | ast.TryStar):
         found += [h.body for h in stmt.handlers]
     elif isinstance(stmt, ast.Match):

@@ -17,7 +17,7 @@ from prewrite_daemon.environment import (
 )
 from prewrite_daemon.imports import interface_changed
 from prewrite_daemon.layout import Layout, compute_layout
-from prewrite_daemon.library_protocols import library_protocol_members
+from prewrite_daemon.library_protocols import configured_typesheds, for_environment
 from prewrite_daemon.name_deps import NameGraph
 
 if TYPE_CHECKING:
@@ -98,15 +98,16 @@ class PythonLanguage:
     def new_graph(
         self, root: Path, layout: CheckerLayout | None, env: Environment | None = None
     ) -> NameGraph:
-        del root
         if not isinstance(env, PythonEnvironment) or not isinstance(layout, Layout):
             return NameGraph(None)  # Protocols not known: every member change is its class's
-        dirs = [*env.site_dirs, *layout.outside]
+        typesheds = configured_typesheds(layout.config.settings, root)
+        library = for_environment(env.site_dirs, layout.outside, typesheds, env.checker)
+        library.prefetch()  # the disk caches only: the scan waits for a member change
         # Off in every pyright rule set (basic to strict): on only where the configuration
         # names it (at the top or in an execution environment), or where a file's comment does
         # (``NameGraph`` notices those itself).
         cycles = "reportImportCycles" in json.dumps(layout.config.settings)
-        return NameGraph(library_protocol_members(dirs), report_import_cycles=cycles)
+        return NameGraph(library, report_import_cycles=cycles)
 
     def interface_changed(self, rel: str, old: str | None, new: str | None) -> bool:
         del rel

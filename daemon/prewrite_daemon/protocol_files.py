@@ -1,0 +1,120 @@
+"""Bounded file access for the Protocol scan: listing the sources a checker can import under a
+directory, reading them, and the scan's own JSON files.
+
+Every read is of a regular file (``fstat`` after an ``O_NONBLOCK`` open: a FIFO never blocks, a
+link to ``/dev/zero`` is never read) of at most a size cap: 50 MiB for a source, pyright's own
+(``maxSourceFileSize``: a larger file is not parsed by the checker either, so skipping it
+loses nothing). Listing follows directory links (pyright does) but never one already seen, and
+stops past ``MAX_FILES`` (``TooManyFiles``: the scan then has no answer, never a partial one).
+Only directories an import can name are entered: identifiers, and ``<name>-stubs`` at the top
+(``@tests``, ``*.dist-info`` and pyright's own ``typeshed-fallback`` are not importable).
+Nothing here imports the daemon: the scanner process runs it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import stat
+import tempfile
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+MAX_SOURCE_BYTES = 50 * 1024 * 1024  # pyright's maxSourceFileSize
+MAX_FILES = 400_000  # per scan: a larger environment has no answer (every member widens)
+MAX_DEPTH = 64
+SOURCE_SUFFIXES = (".py", ".pyi")
+
+
+class TooManyFiles(Exception):
+    """More sources than ``MAX_FILES`` under the scanned roots."""
+
+
+@dataclass(frozen=True)
+class Listing:
+    """The sources under some roots, and a stamp that moves when any of them changes (added,
+    removed, rewritten: path, size, mtime and inode)."""
+
+    files: tuple[str, ...]
+    stamp: str
+
+
+def list_sources(roots: Iterable[str], limit: int = MAX_FILES) -> Listing:
+    """Every ``.py``/``.pyi`` regular file an import can reach under ``roots``."""
+    roots = list(roots)
+    files: list[str] = []
+    digest = hashlib.sha256()
+    seen: set[tuple[int, int]] = set()
+    for root in roots:
+        stack: list[tuple[str, int]] = [(root, 0)]
+        while stack:
+            directory, depth = stack.pop()
+            try:
+                st = os.stat(directory)
+                entries = sorted(os.scandir(directory), key=lambda e: e.name, reverse=True)
+            except OSError:
+                continue
+            if (st.st_dev, st.st_ino) in seen:
+                continue
+            seen.add((st.st_dev, st.st_ino))
+            for entry in entries:
+                try:
+                    info = entry.stat()  # follows links, as the checker does
+                except OSError:
+                    continue
+                if stat.S_ISDIR(info.st_mode):
+                    if depth < MAX_DEPTH and _importable_dir(entry.name, depth):
+                        stack.append((entry.path, depth + 1))
+                elif stat.S_ISREG(info.st_mode) and entry.name.endswith(SOURCE_SUFFIXES):
+                    files.append(entry.path)
+                    stamp = f"{entry.path}\0{info.st_size}\0{info.st_mtime_ns}\0{info.st_ino}\n"
+                    digest.update(stamp.encode("utf-8", "surrogateescape"))
+                    if len(files) > limit:
+                        raise TooManyFiles(f"more than {limit} sources under {roots}")
+    return Listing(tuple(files), digest.hexdigest()[:32])
+
+
+def _importable_dir(name: str, depth: int) -> bool:
+    if name == "__pycache__":
+        return False
+    if depth == 0 and name.endswith("-stubs"):
+        return name.removesuffix("-stubs").isidentifier()
+    return name.isidentifier()
+
+
+def read_bounded(path: str, limit: int = MAX_SOURCE_BYTES) -> bytes | None:
+    """The bytes of ``path`` if it is a regular file of at most ``limit`` bytes, else None."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > limit:
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            data = f.read(limit + 1)
+        return data if len(data) <= limit else None
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def write_atomic(path: str, data: bytes) -> None:
+    """Write ``data`` to ``path`` so a reader sees the old file or the whole new one."""
+    directory = os.path.dirname(path) or "."
+    os.makedirs(directory, mode=0o700, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
