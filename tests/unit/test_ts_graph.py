@@ -513,3 +513,14 @@ def test_jsdoc_examples_in_typescript_are_not_dependencies(tmp_path: Path) -> No
     assert direct(graph, "real.ts") == {"op.ts", "op.js"}
     assert direct(graph, "lazy.ts") == {"op.ts", "op.js"}
     assert "op.ts" not in direct(graph, "gone.ts")
+
+
+@pytest.mark.timeout(10)
+def test_a_fifo_or_huge_package_json_is_not_read(tmp_path: Path) -> None:
+    """``package.json`` is read bounded: a FIFO never blocks the planner, a huge one is skipped."""
+    os.mkfifo(tmp_path / "package.json")
+    big = tmp_path / "big"
+    big.mkdir()
+    (big / "package.json").write_text(json.dumps({"name": "big", "pad": "x" * (5 << 20)}))
+    graph = graph_of(tmp_path, {"main.ts": 'import "app/x";', "big/main.ts": 'import "big/x";'})
+    assert direct(graph, "anything.ts") == set()  # neither is read as a self-reference

@@ -28,8 +28,6 @@ block that mentions nothing the module imports or declares does not (``ts_global
 
 from __future__ import annotations
 
-import json
-import os
 import posixpath
 import time
 from collections import defaultdict
@@ -37,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
 from prewrite_daemon.languages.base import PlanningBudgetExceeded
+from prewrite_daemon.languages.ts_packages import PackageIndex
 from prewrite_daemon.languages.ts_scope import SOURCE_SUFFIXES
 from prewrite_daemon.languages.ts_syntax import read_module, uses_tsx_grammar
 
@@ -116,7 +115,6 @@ class TsImportGraph:
 
     def __init__(self, config: TsConfig | None, root: Path) -> None:
         self._root = root.as_posix()
-        self._real_root = os.path.realpath(root)  # where node_modules links point
         options = config.options if config else {}
         self._base_url = self._inside(config.base_url) if config and config.base_url else None
         self._paths = [
@@ -127,8 +125,7 @@ class TsImportGraph:
         self._type_roots = self._inside_all(options.get("typeRoots"))
         # moduleSuffixes [".ios", ""]: ./a may be a.ios.ts; the plain name is always kept.
         self._suffixes = list(dict.fromkeys(["", *_strings(options.get("moduleSuffixes"))]))
-        self._names: dict[str, str | None] = {}  # package directory -> its package.json name
-        self._links: dict[tuple[str, str], str | None] = {}
+        self._packages = PackageIndex(self._root)
         self._deps: dict[str, _Deps] = {}
         self._by_exact: defaultdict[str, set[str]] = defaultdict(set)
         self._by_prefix: defaultdict[str, set[str]] = defaultdict(set)
@@ -259,9 +256,9 @@ class TsImportGraph:
         if specifier.startswith("#"):
             deps.everything = True
             return
-        package = self._own_package(directory, package_name(specifier))
+        package = self._packages.own_package(directory, package_name(specifier))
         if package is None:
-            package = self._linked_package(directory, package_name(specifier))
+            package = self._packages.linked_package(directory, package_name(specifier))
         if package == "":
             deps.everything = True
         elif package is not None:
@@ -280,41 +277,3 @@ class TsImportGraph:
         head, dot, extension = path.rpartition(".")
         if dot and "/" not in extension:  # allowArbitraryExtensions: a.css -> a.d.css.ts
             deps.exact.add(f"{head}.d.{extension}.ts")
-
-    def _own_package(self, directory: str, name: str) -> str | None:
-        """The directory of an enclosing package named ``name`` (a self-reference)."""
-        parts = directory.split("/") if directory else []
-        for i in range(len(parts), -1, -1):
-            candidate = "/".join(parts[:i])
-            if self._package_name(candidate) == name:
-                return candidate
-        return None
-
-    def _package_name(self, directory: str) -> str | None:
-        if directory not in self._names:
-            path = posixpath.join(self._root, directory, "package.json")
-            try:
-                with open(path, encoding="utf-8") as file:
-                    data: object = json.load(file)
-            except (OSError, ValueError):
-                data = None
-            name = cast("dict[str, Any]", data).get("name") if isinstance(data, dict) else None
-            self._names[directory] = name if isinstance(name, str) else None
-        return self._names[directory]
-
-    def _linked_package(self, directory: str, name: str) -> str | None:
-        """A workspace package: ``node_modules/<name>`` linking back inside the root."""
-        key = (directory, name)
-        if key not in self._links:
-            self._links[key] = None
-            parts = directory.split("/") if directory else []
-            for i in range(len(parts), -1, -1):
-                link = posixpath.join(self._root, *parts[:i], "node_modules", name)
-                if not os.path.lexists(link):
-                    continue
-                rel = os.path.relpath(os.path.realpath(link), self._real_root)
-                outside = rel == ".." or rel.startswith("../")
-                if not outside and "node_modules" not in rel.split("/"):
-                    self._links[key] = "" if rel == "." else rel
-                break
-        return self._links[key]
