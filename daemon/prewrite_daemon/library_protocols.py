@@ -115,10 +115,12 @@ class LibraryProtocols:
         with self._changed:
             self._start_locked(lookup=True)
 
-    def wait(self, timeout: float) -> LibraryProtocolSet | None:
-        """``get()``, waiting up to ``timeout`` seconds for a scan to end (tests, the bench)."""
+    def wait(self, timeout: float, scan: bool = True) -> LibraryProtocolSet | None:
+        """``get()``, waiting up to ``timeout`` seconds for the run under way to end (tests, the
+        bench); ``scan`` False: start none (after ``prefetch``, whether the caches answered)."""
         deadline = time.monotonic() + timeout
-        self.get()
+        if scan:
+            self.get()
         with self._changed:
             busy = (ScanState.LOOKING, ScanState.SCANNING)
             while self._state in busy and (left := deadline - time.monotonic()) > 0:
@@ -169,17 +171,17 @@ class LibraryProtocols:
         request |= {"out": str(out), "lookup": lookup, "levels": self.levels}
         self.cache_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
         argv = [sys.executable, "-I", "-m", "prewrite_daemon.protocol_scan"]
-        proc = subprocess.Popen(
+        with subprocess.Popen(
             argv, cwd="/", stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE, start_new_session=True,
-        )  # fmt: skip
-        try:
-            _, err = proc.communicate(json.dumps(request).encode(), timeout=timeout)
-        except subprocess.TimeoutExpired as exc:
-            with contextlib.suppress(OSError):
-                os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-            raise ScanFailed(f"it took longer than {timeout:.0f}s") from exc
+        ) as proc:  # fmt: skip
+            try:
+                _, err = proc.communicate(json.dumps(request).encode(), timeout=timeout)
+            except subprocess.TimeoutExpired as exc:
+                with contextlib.suppress(OSError):
+                    os.killpg(proc.pid, signal.SIGKILL)  # the group: the scan spawns nothing
+                proc.communicate()  # killed: drains and closes the pipes
+                raise ScanFailed(f"it took longer than {timeout:.0f}s") from exc
         try:
             if proc.returncode == MISS and lookup:
                 return None
