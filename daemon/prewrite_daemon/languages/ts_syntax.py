@@ -42,6 +42,7 @@ from prewrite_daemon.languages.ts_scope import JS_SUFFIXES
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+CACHED_TEXT_CHARS = 256 * 1024  # texts above this are parsed again rather than kept
 _IMPORT_KEYWORD_PARENTS = frozenset({"import_statement", "import_alias", "import", "meta_property"})
 _QUERY = """
 (import_statement) @import_statement
@@ -74,10 +75,14 @@ def uses_tsx_grammar(rel: str) -> bool:
     return rel.endswith((".tsx", *JS_SUFFIXES))
 
 
-@lru_cache(maxsize=64)
 def parse(text: str, tsx: bool) -> tuple[bytes, tree_sitter.Tree]:
-    """The UTF-8 text and its tree (shared by the graph and the interface test, which parse
-    the same texts of a patch)."""
+    """The UTF-8 text and its tree. The graph and the interface test parse the same texts of a
+    patch, so recent small ones are kept (the cache holds texts: a large one is not kept)."""
+    return _parse(text, tsx) if len(text) <= CACHED_TEXT_CHARS else _parse.__wrapped__(text, tsx)
+
+
+@lru_cache(maxsize=32)
+def _parse(text: str, tsx: bool) -> tuple[bytes, tree_sitter.Tree]:
     data = text.encode("utf-8", "surrogatepass")
     return data, tree_sitter.Parser(_language(tsx)).parse(data)
 
@@ -111,10 +116,11 @@ UNKNOWN = ModuleFacts((), is_module=False, global_reach=True, complete=False)
 
 def read_module(rel: str, text: str) -> ModuleFacts:
     """The facts of the file ``rel`` (its suffix picks the grammar and the rules) with ``text``."""
-    return _read(text, uses_tsx_grammar(rel), rel.endswith(JS_SUFFIXES))
+    read = _read if len(text) <= CACHED_TEXT_CHARS else _read.__wrapped__
+    return read(text, uses_tsx_grammar(rel), rel.endswith(JS_SUFFIXES))
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=64)
 def _read(text: str, tsx: bool, javascript: bool) -> ModuleFacts:
     data, tree = parse(text, tsx)
     root = tree.root_node
