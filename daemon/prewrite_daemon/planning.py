@@ -8,38 +8,39 @@ what the idle re-check compares the pruned files under (``recheck.py``), and wha
 back to when narrowing runs past its budget.
 
 Narrowing is CPU-bound and has been seen to take minutes on a large package (issue 19), so it
-runs in a worker thread (``plan_off_loop``): every other client of the daemon keeps being
+runs in a thread of its own (``plan_off_loop``): every other client of the daemon keeps being
 answered. That is safe because the graph is read only there and changes only on the event loop
 under the workspace lock (``Workspace.sync`` and ``_rebuild_graph``; the watcher, ``apply``'s
 sync and the editors all take the lock first), which the check holds until the thread has ended
-— also when the check is cancelled. Past the budget (``DEFAULT_PLANNING_BUDGET_S``, never more
-than half of what the request has left, so the wider check has time), the plan is every
-importer and says how long narrowing ran (``CheckPlan.fallback_ms``, on the receipt).
+— also when the check is cancelled (the thread is interrupted then, and waited for). Past the
+budget (``DEFAULT_PLANNING_BUDGET_S``, never more than half of what the request has left, so the
+wider check has time), the plan is every importer and says how long narrowing ran
+(``CheckPlan.fallback_ms``, on the receipt). A planner that does not stop at its deadline is
+interrupted ``STRAY_GRACE_S`` after it, never left running.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
+from prewrite_daemon.interruptible import Interrupted, InterruptibleThread
 from prewrite_daemon.languages.base import PlanningBudgetExceeded
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from prewrite_daemon.languages.base import DependencyGraph, Language, Scope
     from prewrite_daemon.limits import Deadline
     from prewrite_daemon.patch import FileEdit, PreparedPatch
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 
 DEFAULT_PLANNING_BUDGET_S = 2.0
-# A graph that does not honour its deadline is not waited for longer than this past the budget
-# (the plan falls back meanwhile; the stray thread only reads).
+# A planner that does not honour its deadline is waited for this long past it, then interrupted
+# (``interruptible.py``), and waited for as long again; the plan falls back meanwhile.
 STRAY_GRACE_S = 1.0
 
 
@@ -110,7 +111,7 @@ class Planner:
 
 
 async def plan_off_loop(planner: Planner, patch: PreparedPatch, deadline: Deadline) -> CheckPlan:
-    """``plan_check`` in a worker thread within the budget; past it, every importer."""
+    """``plan_check`` in a thread of its own within the budget; past it, every importer."""
     budget = min(planner.budget_s, deadline.left() / 2)
     started = time.monotonic()
     stop = started + budget
@@ -122,11 +123,26 @@ async def plan_off_loop(planner: Planner, patch: PreparedPatch, deadline: Deadli
         except PlanningBudgetExceeded:
             return _wide(planner, patch, started)
 
-    plan = await _in_thread(narrowed, budget + STRAY_GRACE_S)
-    if plan is None:  # the graph ignored its deadline: do not wait for it
-        log.error("planning ignored its deadline of %.1fs; every importer checked", budget)
-        plan = await _in_thread(lambda: _wide(planner, patch, started), None)
-        assert plan is not None
+    job = InterruptibleThread(narrowed, "prewrite planning")
+    try:
+        plan = await job.wait(budget + STRAY_GRACE_S)
+        if plan is None:  # the planner did not look at its deadline: stop it
+            log.error("planning ran %.1fs past its deadline; interrupted", STRAY_GRACE_S)
+            job.interrupt()
+            plan = await job.wait(STRAY_GRACE_S)
+    except Interrupted:
+        plan = None
+    except Exception:  # a planner that fails widens, as anything it cannot model does
+        log.exception("planning failed; every importer checked")
+        plan = None
+    except asyncio.CancelledError:
+        # The graph may change once the caller's lock is released: end the reads first.
+        job.interrupt()
+        with contextlib.suppress(Exception):
+            await job.wait(STRAY_GRACE_S)
+        raise
+    if plan is None:  # on the loop: every importer takes milliseconds, and the thread only reads
+        plan = _wide(planner, patch, started)
     if plan.fallback_ms is not None:
         log.info("narrowing stopped after %.0f ms: every importer checked", plan.fallback_ms)
     return plan
@@ -135,17 +151,3 @@ async def plan_off_loop(planner: Planner, patch: PreparedPatch, deadline: Deadli
 def _wide(planner: Planner, patch: PreparedPatch, started: float) -> CheckPlan:
     wide = plan_check(patch, planner.graph, planner.language, planner.scope, narrowing=False)
     return replace(wide, fallback_ms=round((time.monotonic() - started) * 1000, 1))
-
-
-async def _in_thread(work: Callable[[], T], timeout_s: float | None) -> T | None:
-    """``work()`` in the default executor; None if it has not ended within ``timeout_s``.
-
-    Cancelled meanwhile, it still waits (at most ``STRAY_GRACE_S`` more) for the thread to end
-    before the cancellation goes on: the caller's lock must outlive the thread's reads."""
-    future = asyncio.get_running_loop().run_in_executor(None, work)
-    try:
-        done, _ = await asyncio.wait({future}, timeout=timeout_s)
-    except asyncio.CancelledError:
-        await asyncio.wait({future}, timeout=STRAY_GRACE_S)
-        raise
-    return future.result() if done else None

@@ -95,6 +95,55 @@ async def test_a_planner_that_ignores_its_deadline_is_not_waited_for(tmp_path: P
     assert plan.pruned == ()
 
 
+class DeafGraph(PruningGraph):
+    """A planner that never looks at its deadline: ``affected`` spins (pure Python) forever."""
+
+    def __init__(self, real: DependencyGraph) -> None:
+        super().__init__(real)
+        self.ended = threading.Event()
+
+    def affected(
+        self,
+        changes: Sequence[tuple[str, str | None, str | None]],
+        deadline: float | None = None,
+    ) -> set[str]:
+        del changes, deadline
+        try:
+            while True:
+                self.narrowed += 1
+        finally:
+            self.ended.set()
+
+
+async def test_a_planner_deaf_to_its_deadline_is_interrupted_not_left_running(
+    tmp_path: Path,
+) -> None:
+    graph = DeafGraph(graph_of(tmp_path))
+    renamed = CORE.replace("def helper", "def helper2")
+    patch = prepare_patch(tmp_path, [change_file(tmp_path, "pkg/core.py", renamed)])
+    plan = await plan_off_loop(Planner(graph, PYTHON, None, budget_s=0.2), patch, Deadline(30))
+    assert plan.fallback_ms is not None
+    assert plan.checked == ("pkg/core.py", "pkg/far.py", "pkg/user.py")
+    assert graph.ended.wait(10)  # interrupted: the loop was left, not spinning on
+
+
+async def test_a_planner_that_fails_widens(tmp_path: Path) -> None:
+    class Failing(PruningGraph):
+        def affected(
+            self,
+            changes: Sequence[tuple[str, str | None, str | None]],
+            deadline: float | None = None,
+        ) -> set[str]:
+            raise RecursionError("a planner bug")
+
+    graph = Failing(graph_of(tmp_path))
+    renamed = CORE.replace("def helper", "def helper2")
+    patch = prepare_patch(tmp_path, [change_file(tmp_path, "pkg/core.py", renamed)])
+    plan = await plan_off_loop(Planner(graph, PYTHON, None), patch, Deadline(30))
+    assert plan.checked == ("pkg/core.py", "pkg/far.py", "pkg/user.py")
+    assert plan.fallback_ms is not None
+
+
 def test_a_narrowed_plan_names_what_it_pruned(tmp_path: Path) -> None:
     graph = graph_of(tmp_path)
     patch = prepare_patch(tmp_path, [change_file(tmp_path, "pkg/core.py", CORE + "# more\n")])
