@@ -356,18 +356,38 @@ class Propagation:
         return found
 
     def _resolve_uncached(self, absolute: str, depth: int) -> frozenset[str] | None:
+        """The longest prefix of ``absolute`` that is a workspace module decides (pyright
+        resolves ``a.b.C`` in module ``a.b`` when there is one); a shorter prefix only adds
+        "unknown" where that package binds the next part itself (a variable shadowing its
+        submodule). Going on past the module would loop back through the package's own alias
+        of it (``from .b import *`` binds ``b`` in ``a/__init__.py``)."""
         parts = absolute.split(".")
         for i in range(len(parts) - 1, 0, -1):
             module, name, rest = ".".join(parts[:i]), parts[i], parts[i + 1 :]
+            if not self._by_module.get(module):
+                continue
             found: set[str] | None = None
             for rel in self._by_module.get(module, ()):
                 for summary in self._summaries.get(rel, ()):
                     kind = self._resolve_in(rel, summary, name, rest, depth)
                     if kind is not None:
                         found = (found or set[str]()) | kind
-            if found is not None:
-                return frozenset(found)
+            if self._shadowed(parts[:i]):
+                found = (found or set[str]()) | {"unknown"}
+            return None if found is None else frozenset(found)
         return None
+
+    def _shadowed(self, module: list[str]) -> bool:
+        """Whether a package on the way to ``module`` binds the next name itself (not by
+        an import): a variable or class that pyright may take instead of the submodule."""
+        for j in range(1, len(module)):
+            package, name = ".".join(module[:j]), module[j]
+            for rel in self._by_module.get(package, ()):
+                for summary in self._summaries.get(rel, ()):
+                    if any(r.owner == name and not r.member and not r.alias_of
+                           for r in summary.regions):  # fmt: skip
+                        return True
+        return False
 
     def _resolve_in(
         self, rel: str, summary: Summary, name: str, rest: list[str], depth: int

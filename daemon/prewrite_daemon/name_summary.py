@@ -241,8 +241,27 @@ def summary_of(col: Collected, source: str, plain: frozenset[str] = frozenset())
         stars=frozenset(resolver.stars),
         exports=star_names(col),
         infer_variance="infer_variance" in source,
-        inner_bases=frozenset[str]().union(*(unit_tags[u] for u in col.inner_class_units)),
+        inner_bases=_inner_bases(col, resolver, unit_tags),
     )
+
+
+def _inner_bases(col: Collected, resolver: _Resolver, unit_tags: list[set[str]]) -> frozenset[str]:
+    """What the header expressions of classes not at module level denote: a dotted chain, what
+    it resolves to (and, for ``a.b.C``, the attribute ``C``, not ``a`` or ``b``); anything
+    else, every tag it mentions."""
+    out: set[str] = set()
+    for u in col.inner_class_units:
+        (expr, *_), _ = col.units[u]
+        if isinstance(expr, ast.Subscript):
+            expr = expr.value
+        chain = _chain(expr) if isinstance(expr, ast.expr) else None
+        if chain is None:
+            out |= unit_tags[u]
+            continue
+        out |= resolver.chain_tags(chain)
+        if "." in chain:
+            out.add(f"a:{chain.rsplit('.', 1)[1]}")
+    return frozenset(out)
 
 
 def _key_tags(module: str, absolute: str) -> set[str]:
@@ -288,16 +307,16 @@ class _Resolver:
         for chain in found.chains:
             cached = self._cache.get(chain)
             if cached is None:
-                cached = self._cache[chain] = self._chain_tags(chain)
+                cached = self._cache[chain] = self.chain_tags(chain)
             out |= cached
         for call, chain in found.opaque:
-            tags = self._chain_tags(chain)
+            tags = self.chain_tags(chain)
             if call in self._plain and chain not in found.chains:
                 tags = {f"v:{t[2:]}" if t.startswith("m:") else t for t in tags}
             out |= tags
         if strings:  # a forward reference, or an attribute name: never a module used as a value
             for chain in found.strings - found.chains:
-                out |= {t for t in self._chain_tags(chain) if not t.startswith("m:")}
+                out |= {t for t in self.chain_tags(chain) if not t.startswith("m:")}
         return out
 
     def targets(self, chain: str) -> list[tuple[str, str]]:
@@ -309,7 +328,7 @@ class _Resolver:
             found += [(s, f"{s}.{chain}" if s else chain) for s in self.stars]
         return found
 
-    def _chain_tags(self, chain: str) -> set[str]:
+    def chain_tags(self, chain: str) -> set[str]:
         root = chain.partition(".")[0]
         out = {f"l:{root}"} if root in self.local else set[str]()
         for module, absolute in self.targets(chain):

@@ -107,7 +107,8 @@ class Collected:
         self.fingerprints: dict[tuple[str, str], str] | None = None  # symbol_changes fills it
         self.body_units: set[int] = set()  # function bodies: class-level names are not visible
         self.unmodelled: set[str] = set()  # statement kinds no rule models (see the module doc)
-        self.inner_class_units: list[int] = []  # headers of classes not at module level
+        self.inner_class_units: list[int] = []  # one per header expression of a class not at
+        # module level (a base, a keyword's value, a decorator)
         self._not_declaring = _NOT_DECLARING | _special_aliases(tree)
         self._block(tree.body, [], None)
         self._inner_classes(tree)
@@ -126,8 +127,8 @@ class Collected:
         top = {id(c.node) for c in self.classes}
         for node in ast.walk(tree):
             if isinstance(node, ast.ClassDef) and id(node) not in top:
-                header = [*node.decorator_list, *node.bases, *node.keywords, *_type_params(node)]
-                self.inner_class_units.append(self.unit(header))
+                header = [*node.decorator_list, *node.bases, *(k.value for k in node.keywords)]
+                self.inner_class_units += [self.unit([expr]) for expr in header]
 
     def unit(self, nodes: Sequence[ast.AST]) -> int:
         self.units.append((tuple(nodes), scan(nodes)))

@@ -285,3 +285,19 @@ def test_reordered_fields_change_the_synthesized_init() -> None:
     files = {"model.py": model, "user.py": "from model import Model\nModel(1, 'x')\n"}
     swapped = model.replace("    a: int\n    b: str\n", "    b: str\n    a: int\n")
     assert "user.py" in affected(files, {"model.py": swapped})
+
+
+def test_a_base_reexported_by_a_package_star_import_resolves_to_its_class() -> None:
+    """Precision: ``pkg.Base`` resolves through ``from .a import *`` to a plain class (the
+    package's own alias of its submodule ``a`` is no cycle to give up on)."""
+    files = {
+        "pkg/__init__.py": "from .a import *\nfrom .b import *\n",
+        "pkg/a.py": "class Base:\n    def m(self) -> int:\n        return 1\n",
+        "pkg/b.py": "class Other:\n    pass\n",
+        "user.py": "import pkg\nclass Sub(pkg.Base):\n    pass\n",
+        "other.py": "from user import Sub\ndef f(s: Sub) -> None: ...\n",
+    }
+    new = "class Base:\n    def m(self) -> str:\n        return ''\n"
+    found = affected(files, {"pkg/a.py": new})
+    assert "user.py" in found  # a subclass: its overrides
+    assert "other.py" not in found  # Sub is plain: nothing about it changes for its users
