@@ -6,9 +6,10 @@ is under way (``busy``), waits ``settle_s`` (an agent's next request usually fol
 reply at once), then takes each pending re-check in turn (``recheck.py``), holding the lock in
 the background (``preemptible_lock.py``): any request on the workspace cancels the attempt, which
 puts the checker back and hands the lock over, and the re-check resumes at the next idle moment
-from what it had pulled. An attempt is bounded by ``timeout_s``; one that runs out, or fails, is
-given up (logged). A re-check that finds what the patch introduced in a pruned file calls
-``on_miss`` (the registry records it, turns narrowing off, and tells the next reply).
+from what it had pulled. An attempt is bounded by ``timeout_s``; one that runs out resumes too,
+at most ``MAX_TIMEOUTS`` times, and one that fails is given up (logged). A re-check that finds
+what the patch introduced in a pruned file calls ``on_miss`` (the registry records it, turns
+narrowing off, and tells the next reply).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from prewrite.errors import PrewriteError
+from prewrite.errors import CheckTimeout, PrewriteError
 from prewrite_daemon.limits import Deadline
 from prewrite_daemon.preemptible_lock import LockBusy
 from prewrite_daemon.recheck import recheck
@@ -32,7 +33,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-RECHECK_TIMEOUT_S = 120.0  # one attempt at one narrowed green
+RECHECK_TIMEOUT_S = 60.0  # one attempt at one narrowed green
+MAX_TIMEOUTS = 5  # attempts that ran out of time (each resumes where the last one stopped)
 SETTLE_S = 0.5  # idle this long before a re-check starts
 
 
@@ -129,7 +131,13 @@ class IdleRechecker:
                     found = await recheck(ws, item, Deadline(self.timeout_s))
         except LockBusy:
             return False
-        except (TimeoutError, PrewriteError) as exc:
+        except (TimeoutError, CheckTimeout):
+            item.timeouts += 1
+            if item.timeouts >= MAX_TIMEOUTS:
+                ws.rechecks.give_up(item, f"{MAX_TIMEOUTS} attempts of {self.timeout_s:.0f}s")
+            else:
+                return True  # what it pulled is kept: the next attempt goes on from there
+        except PrewriteError as exc:
             ws.rechecks.give_up(item, f"the re-check failed: {exc!r}")
         except Exception:
             log.exception("re-checking a narrowed green of %s failed", ws.root)

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_QUEUED = 8  # narrowed greens waiting to be re-checked per workspace
-PULL_CHUNK = 32  # pruned files pulled at once (a preemption loses at most one chunk's work)
+PULL_CHUNK = 16  # pruned files pulled at once (a preemption loses at most one chunk's work)
 
 
 @dataclass
@@ -52,6 +52,7 @@ class PendingRecheck:
     base: dict[str, list[Diagnostic]] = field(default_factory=lambda: {})  # pulled so far
     candidate: dict[str, list[Diagnostic]] = field(default_factory=lambda: {})
     attempts: int = 0
+    timeouts: int = 0
 
     @property
     def files(self) -> list[str]:

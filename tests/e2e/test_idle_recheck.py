@@ -16,6 +16,7 @@ import pytest
 
 from prewrite import change_file, new_file
 from prewrite.protocol import ApplyRequest, CheckRequest
+from prewrite_daemon.idle_recheck import MAX_TIMEOUTS
 from prewrite_daemon.session import Registry
 from tests.support.fake_graphs import PruningGraph
 from tests.support.setups import write
@@ -174,3 +175,18 @@ async def test_a_request_during_the_recheck_preempts_it_and_it_resumes_later(
     told = await check(registry, root, python_exe, [new_file("app/other.py", "O = 3\n")])
     (late,) = told.late_findings
     assert {d.path for d in late.diagnostics} == {"app/main.py", *importers}
+
+
+async def test_a_recheck_that_never_finishes_in_time_is_given_up(
+    registry: Registry, tmp_path: Path, python_exe: str
+) -> None:
+    root = tmp_path / "repo"
+    entry, _graph = await warm_unsound(registry, root, python_exe)
+    entry.rechecker.timeout_s = 0.0  # every attempt runs out at once
+    wrong = await check(registry, root, python_exe, [change_file(root, "app/core.py", BROKEN)])
+    assert wrong.ok
+    await wait_completed(entry, 1)
+
+    stats = entry.rechecker.statistics()
+    assert (stats.started, stats.dropped, stats.misses) == (MAX_TIMEOUTS, 1, 0)
+    assert entry.workspace.narrowing is True
