@@ -10,8 +10,10 @@ the daemon be gone). Nothing scanned is ever imported or run: sources are read a
 A request names **levels**, each one or more roots with a key: the bundled typeshed (stdlib and
 every ``stubs/<dist>``, installed or not) keyed by the checker's version, a site dir or another
 tree keyed by the stamp of its listing (``protocol_files``). Each level persists its merged
-facts under the cache dir, valid while its key holds, so typeshed is read once per pyright
-version and a site dir again only when a file under it changes.
+facts under the cache dir, valid while its key holds and the model is the same
+(``model_version``: a changed rule never reuses facts read by the old one), so typeshed is read
+once per pyright version and a site dir again only when a file under it changes. The answer of
+a set of levels is kept too: a daemon restart reads it without loading any level.
 
 Only files that spell a name the closure needs are parsed: a file that spells no alias of
 Protocol can declare no Protocol and bind no alias (``protocol_names``: a call's result joins
@@ -26,6 +28,7 @@ answer, anything else a failure (the traceback on stderr).
 from __future__ import annotations
 
 import ast
+import functools
 import gc
 import hashlib
 import json
@@ -38,6 +41,13 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from prewrite_daemon import (
+    newer_syntax,
+    protocol_files,
+    protocol_keys,
+    protocol_names,
+    protocol_scopes,
+)
 from prewrite_daemon.newer_syntax import parse_newer
 from prewrite_daemon.protocol_files import list_sources, read_bounded, write_atomic
 from prewrite_daemon.protocol_names import (
@@ -53,7 +63,7 @@ from prewrite_daemon.protocol_names import (
     prune,
 )
 
-FORMAT = 1  # of the request, the level caches and the answer
+FORMAT = 1  # of the request and the answer (the caches are keyed by ``model_version``)
 MISS = 3
 _MAX_JSON = 512 * 1024 * 1024
 _NICE = 10  # behind the checker, which the first check waits for
@@ -76,7 +86,7 @@ class Level:
     def load(self) -> None:
         """The cached facts, if they are this key's."""
         cached = _load_json(self.cache)
-        if cached and cached.get("format") == FORMAT and cached.get("key") == self.key:
+        if cached and cached.get("model") == model_version() and cached.get("key") == self.key:
             self.facts = facts_from_json(cached)
             self.searched = {str(w) for w in cached.get("searched", [])}
 
@@ -180,6 +190,17 @@ def facts_from_json(data: dict[str, Any]) -> ProtocolFacts:
     )
 
 
+@functools.cache
+def model_version() -> str:
+    """What the cached facts were read by: this Python's ``ast`` and the code of the model, so
+    a changed rule never reuses facts read by the old one."""
+    digest = hashlib.sha256(sys.version.encode())
+    for module in (protocol_names, protocol_keys, protocol_scopes, protocol_files, newer_syntax):
+        digest.update(read_bounded(str(module.__file__)) or b"")
+    digest.update(read_bounded(__file__) or b"")
+    return digest.hexdigest()[:20]
+
+
 def _load_json(path: str) -> dict[str, Any] | None:
     data = read_bounded(path, _MAX_JSON)
     if data is None:
@@ -192,7 +213,7 @@ def _load_json(path: str) -> dict[str, Any] | None:
 
 
 def _save(level: Level) -> None:
-    body = {"format": FORMAT, "kind": level.kind, "roots": level.roots, "key": level.key}
+    body = {"model": model_version(), "kind": level.kind, "roots": level.roots, "key": level.key}
     body |= {"searched": sorted(level.searched), **facts_to_json(level.facts)}
     write_atomic(level.cache, json.dumps(body).encode())
 
@@ -208,7 +229,7 @@ def main() -> int:
     cache_dir = str(request["cache_dir"])
     levels = [open_level(spec, cache_dir) for spec in request["levels"]]
     # The answer depends on the levels' contents only: kept apart, it spares loading them
-    combined = json.dumps([FORMAT, *((lv.kind, lv.roots, lv.key) for lv in levels)])
+    combined = json.dumps([model_version(), *((lv.kind, lv.roots, lv.key) for lv in levels)])
     name = f"answer-{hashlib.sha256(combined.encode()).hexdigest()[:20]}.json"
     answer_path = os.path.join(cache_dir, name)
     known = read_bounded(answer_path, _MAX_JSON)
