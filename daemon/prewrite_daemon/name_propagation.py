@@ -76,6 +76,7 @@ class Propagation:
         self._queue: deque[tuple[str, str, str]] = deque()
         self._kinds: dict[tuple[str, str], frozenset[str]] = {}
         self._resolved: dict[str, frozenset[str] | None] = {}  # absolute name -> its kind
+        self._with: dict[str, frozenset[str]] = {}  # tag -> files mentioning it (_files_with)
         self._names: dict[str, set[str]] = {}  # rel -> its dotted module names
         self._referenced: dict[tuple[str, str], bool] = {}
         self._changed_tags: dict[str, set[str]] = {}  # tag -> changed files mentioning it
@@ -228,9 +229,14 @@ class Propagation:
             self._referenced[key] = any(self._files_with(t) for t in tags)
         return self._referenced[key]
 
-    def _files_with(self, tag: str) -> set[str]:
-        found = {r for r in self._index.get(tag, ()) if r not in self._changed}
-        return found | self._changed_tags.get(tag, set())
+    def _files_with(self, tag: str) -> frozenset[str]:
+        """Files mentioning ``tag`` (the changed ones by either version); the index does not
+        move during a run, so each tag is looked up once."""
+        found = self._with.get(tag)
+        if found is None:
+            mine = {r for r in self._index.get(tag, ()) if r not in self._changed}
+            found = self._with[tag] = frozenset(mine | self._changed_tags.get(tag, set()))
+        return found
 
     def _hit(self, tag: str, flavor: str) -> None:
         for rel in self._files_with(tag):
