@@ -41,7 +41,6 @@ class InterruptibleThread(Generic[T]):
         self._outcome: asyncio.Future[tuple[bool, object]] = self._loop.create_future()
         self._guard = threading.Lock()
         self._running = True  # until the work has returned or raised (under ``_guard``)
-        self._interrupted = False
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
         self._thread.start()
 
@@ -56,17 +55,28 @@ class InterruptibleThread(Generic[T]):
             raise value
         return value  # pyright: ignore[reportReturnType]
 
+    @property
+    def running(self) -> bool:
+        return self._running
+
     def interrupt(self) -> None:
-        """Raise ``Interrupted`` in the work, once, if it is still running."""
+        """Raise ``Interrupted`` in the work if it is still running."""
         with self._guard:
-            if not self._running or self._interrupted or self._thread.ident is None:
+            if not self._running or self._thread.ident is None:
                 return
-            self._interrupted = True
             hit = ctypes.pythonapi.PyThreadState_SetAsyncExc(
                 ctypes.c_ulong(self._thread.ident), ctypes.py_object(Interrupted)
             )
         if hit != 1:
             log.error("could not interrupt the thread %s (%d)", self._thread.name, hit)
+
+    def keep_interrupting(self, every_s: float) -> None:
+        """Interrupt now and every ``every_s`` until the work has ended: an interruption that
+        lands in a finalizer the collector runs in that thread is swallowed ("Exception
+        ignored"), so one is not enough. Stops by itself once the thread is done."""
+        if self._running:
+            self.interrupt()
+            self._loop.call_later(every_s, self.keep_interrupting, every_s)
 
     def _run(self) -> None:
         outcome: tuple[bool, object]

@@ -128,7 +128,7 @@ async def plan_off_loop(planner: Planner, patch: PreparedPatch, deadline: Deadli
         plan = await job.wait(budget + STRAY_GRACE_S)
         if plan is None:  # the planner did not look at its deadline: stop it
             log.error("planning ran %.1fs past its deadline; interrupted", STRAY_GRACE_S)
-            job.interrupt()
+            job.keep_interrupting(STRAY_GRACE_S)
             plan = await job.wait(STRAY_GRACE_S)
     except Interrupted:
         plan = None
@@ -137,7 +137,7 @@ async def plan_off_loop(planner: Planner, patch: PreparedPatch, deadline: Deadli
         plan = None
     except asyncio.CancelledError:
         # The graph may change once the caller's lock is released: end the reads first.
-        job.interrupt()
+        job.keep_interrupting(STRAY_GRACE_S)
         with contextlib.suppress(Exception):
             await job.wait(STRAY_GRACE_S)
         raise
