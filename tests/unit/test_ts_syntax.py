@@ -221,3 +221,28 @@ def test_what_the_parser_does_not_understand_is_unknown(text: str) -> None:
     facts = read_module("m.ts", text)
     assert not facts.complete
     assert facts.reaches_everything
+
+
+@pytest.mark.parametrize(
+    ("text", "passes_on"),
+    [
+        ('import { T } from "./a";\ndeclare global { interface SymbolConstructor { o: symbol } }',
+         False),
+        ('export {};\ndeclare module "./a" { interface A { x: string } }', False),
+        ('import { T } from "./a";\nexport const t: T = 1;', False),  # no global part at all
+        ('import { T } from "./a";\ndeclare global { var g: T }', True),
+        ('import * as a from "./a";\ndeclare global { var g: a.T }', True),
+        ('import { U } from "./a";\ntype V = U;\ndeclare global { var g: V }', True),
+        ('import { U } from "./a";\nif (1) { var w: U; }\ndeclare global { var g: typeof w }',
+         True),
+        ('export default function foo(): void {}\ndeclare global { var g: typeof foo }', True),
+        ('export {};\ndeclare global { var g: typeof import("./a") }', True),
+        ('export {};\ndeclare module "x" { export * from "./a"; }', True),
+        ('import { T } from "./a";\nexport const t: T = 1;\nexport as namespace G;', True),
+        ('declare var g: import("./a").T;', True),  # a script
+    ],
+)  # fmt: skip
+def test_a_global_part_built_on_imports_passes_changes_on(text: str, passes_on: bool) -> None:
+    facts = read_module("m.ts", text)
+    assert facts.complete
+    assert facts.passes_on_everything is passes_on
