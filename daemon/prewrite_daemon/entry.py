@@ -74,6 +74,7 @@ class Entry:
         self.closed = False
         self._waiting = 0
         self._users = 0
+        self._requests = 0
         self.rechecker = IdleRechecker(workspace, self._busy, on_miss or _log_only)
 
     def statistics(self) -> EntryStatistics:
@@ -86,18 +87,29 @@ class Entry:
 
     @contextlib.contextmanager
     def in_use(self) -> Generator[None]:
-        """Mark a request under way: the LRU does not stop a workspace someone is using."""
+        """Mark a user (a request, an attached editor): the LRU does not stop a workspace
+        someone is using."""
         self._users += 1
-        self.workspace.lock.preempt()  # a request is under way: no re-check until it is done
         try:
             yield
         finally:
             self._users -= 1
+
+    @contextlib.contextmanager
+    def serving(self) -> Generator[None]:
+        """Mark a request under way: the workspace is not idle, no re-check runs meanwhile (an
+        attached editor is a user but not a request: its requests take the lock)."""
+        self._requests += 1
+        self.workspace.lock.preempt()
+        try:
+            yield
+        finally:
+            self._requests -= 1
             if not self._busy():
                 self.rechecker.poke()
 
     def _busy(self) -> bool:
-        return self.closed or self._users > 0 or self.workspace.lock.locked()
+        return self.closed or self._requests > 0 or self.workspace.lock.locked()
 
     async def sync(self) -> None:
         """Bring the checker's view up to date with the disk now (after a write)."""

@@ -65,6 +65,7 @@ def all_in_use(entries: list[Entry]) -> Generator[None]:
     with contextlib.ExitStack() as stack:
         for entry in entries:
             stack.enter_context(entry.in_use())
+            stack.enter_context(entry.serving())
         yield
 
 

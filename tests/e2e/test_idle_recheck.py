@@ -118,11 +118,14 @@ async def test_a_written_patch_is_compared_backwards(
     entry, _graph = await warm_unsound(registry, root, python_exe)
     patch = [change_file(root, "app/core.py", BROKEN)]
 
-    reply = await registry.apply(ApplyRequest(str(root), patch, python_exe, rungs=["typecheck"]))
-    assert reply.check.ok
-    assert [f.path for f in reply.written] == ["app/core.py"]
-    assert (root / "app" / "core.py").read_text() == BROKEN
-    await wait_completed(entry, 1)
+    with entry.in_use():  # as an attached editor holds it: a user, but idle between requests
+        reply = await registry.apply(
+            ApplyRequest(str(root), patch, python_exe, rungs=["typecheck"])
+        )
+        assert reply.check.ok
+        assert [f.path for f in reply.written] == ["app/core.py"]
+        assert (root / "app" / "core.py").read_text() == BROKEN
+        await wait_completed(entry, 1)
 
     assert entry.rechecker.statistics().misses == 1
     told = await check(registry, root, python_exe, [new_file("app/other.py", "O = 2\n")])
@@ -137,7 +140,7 @@ async def test_a_green_is_forgotten_when_other_files_move(
 ) -> None:
     root = tmp_path / "repo"
     entry, _graph = await warm_unsound(registry, root, python_exe)
-    with entry.in_use():  # not idle yet: the re-check waits
+    with entry.serving():  # a request under way: not idle yet, the re-check waits
         wrong = await check(registry, root, python_exe, [change_file(root, "app/core.py", BROKEN)])
         assert wrong.ok
         assert entry.rechecker.statistics().queued == 1
