@@ -258,7 +258,7 @@ class NameGraph:
         changed = {rel for rel, _, _ in changes}
         patched = [s.protocol_facts for rel in changed for s in summaries.get(rel, ())]
         prop = Propagation(summaries, self._index, self._by_module, scope, changed,
-                           self.protocols(patched), renames.hidden, deadline)  # fmt: skip
+                           lambda: self.protocols(patched), renames.hidden, deadline)  # fmt: skip
         for rel, old, new in changes:
             parsed = views[rel]
             if (old is None) != (new is None) and self._moved_module(rel, parsed, imports, prop):

@@ -20,7 +20,7 @@ from prewrite_daemon.languages.base import PlanningBudgetExceeded
 from prewrite_daemon.symbol_changes import external_kind, is_dunder
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
 
     from prewrite_daemon.name_summary import Region, Summary
     from prewrite_daemon.symbol_changes import ModuleChange
@@ -47,7 +47,7 @@ class Propagation:
         by_module: Mapping[str, set[str]],
         scope: set[str],
         changed: set[str],
-        protocols: frozenset[str] | None,
+        protocols: Callable[[], frozenset[str] | None],
         hidden: Mapping[str, frozenset[str]] | None = None,
         deadline: float | None = None,
     ) -> None:
@@ -60,7 +60,9 @@ class Propagation:
         self._by_module = by_module
         self._scope = scope
         self._changed = changed
-        self._protocols = protocols  # None: not known, every member may be structural
+        self._protocols = protocols  # asked once, when a member change needs it (None: not
+        self._protocol_names: frozenset[str] | None = None  # known: every member may be one)
+        self._protocols_asked = False
         self._infer_variance = any(s.infer_variance for v in summaries.values() for s in v)
         # a workspace __builtins__.pyi may type vars()/dir() otherwise: v: tags count as m:
         self._own_builtins = any(r.rsplit("/", 1)[-1] == "__builtins__.pyi" for r in summaries)
@@ -123,8 +125,10 @@ class Propagation:
         steps = 0
         while self._queue:
             steps += 1
-            if self._deadline is not None and steps % 64 == 0 and time.monotonic() > self._deadline:
-                raise PlanningBudgetExceeded(f"narrowing stopped after {steps} steps")
+            if steps % 64 == 0:
+                self.check_deadline()
+                if self._scope <= self.files:
+                    return  # every importer is reached already: nothing left to prune
             flavor, rel, name = self._queue.popleft()
             if flavor == STRONG:
                 self._name(rel, name, STRONG, self.strong)
@@ -288,7 +292,9 @@ class Propagation:
         data, nested, abstract = flags
         if is_dunder(name) or nested or abstract:
             return True
-        if self._protocols is None or name in self._protocols:
+        if not self._protocols_asked:
+            self._protocol_names, self._protocols_asked = self._protocols(), True
+        if self._protocol_names is None or name in self._protocol_names:
             return True
         kind = self.kind(rel, cls)
         if kind - _PLAIN and self._maybe_abstract(rel, cls, name):
@@ -357,9 +363,15 @@ class Propagation:
         if absolute in self._resolved:
             return self._resolved[absolute]
         self._resolved[absolute] = frozenset({"unknown"})  # a cycle of aliases: unknown
+        if len(self._resolved) % 64 == 0:
+            self.check_deadline()
         found = self._resolve_uncached(absolute, depth)
         self._resolved[absolute] = found
         return found
+
+    def check_deadline(self) -> None:
+        if self._deadline is not None and time.monotonic() > self._deadline:
+            raise PlanningBudgetExceeded("narrowing ran past its budget")
 
     def _resolve_uncached(self, absolute: str, depth: int) -> frozenset[str] | None:
         """The longest prefix of ``absolute`` that is a workspace module decides (pyright
