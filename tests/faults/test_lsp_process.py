@@ -136,6 +136,27 @@ async def test_a_hanging_pull_times_out_and_never_returns_a_list(
     assert not is_gone(server.pid)  # slow is not dead: the caller decides what to do
 
 
+async def test_a_pull_given_up_is_cancelled_at_the_server(
+    make_server: MakeServer, workspace: Path, tmp_path: Path
+) -> None:
+    """A timed-out (or cancelled) pull sends ``$/cancelRequest``: the server stops working on
+    it, and its late answer resolves nothing."""
+    noted = tmp_path / "cancelled.log"
+    server = await started(make_server, "hang-diagnostic", "--cancelled", str(noted))
+    path = open_module(server, workspace)
+    with pytest.raises(CheckTimeout):
+        await server.diagnostics(path, 0.3)
+    waiter = asyncio.ensure_future(server.diagnostics(path, 30))
+    await asyncio.sleep(0)  # the second pull is sent
+    waiter.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiter
+    deadline = time.monotonic() + 10
+    while noted.read_text().count("cancelled") < 2 if noted.exists() else True:
+        assert time.monotonic() < deadline, "the server was never told to cancel"
+        await asyncio.sleep(0.05)
+
+
 async def test_a_crash_during_a_pull_fails_it_before_the_deadline(
     make_server: MakeServer, workspace: Path
 ) -> None:

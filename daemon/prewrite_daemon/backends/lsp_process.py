@@ -14,6 +14,7 @@ import asyncio
 import logging
 import os
 import threading
+import uuid
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from lsprotocol import types as lsp
@@ -186,7 +187,7 @@ class LspProcess:
         converter = protocol._converter  # pyright: ignore[reportPrivateUsage]
         known = lsp.METHOD_TO_TYPES.get(method)
         typed = converter.structure(params, known[2]) if known and known[2] else params
-        result = await self._call(protocol.send_request_async(method, typed), timeout_s)
+        result = await self._send(method, typed, timeout_s)
         return converter.unstructure(result)
 
     async def diagnostics(self, path: str, timeout_s: float) -> list[RawDiagnostic]:
@@ -204,9 +205,7 @@ class LspProcess:
         )
         for _attempt in range(20):
             try:
-                report = await self._call(
-                    self._client.text_document_diagnostic_async(params), timeout_s
-                )
+                report = await self._send(lsp.TEXT_DOCUMENT_DIAGNOSTIC, params, timeout_s)
             except BackendFailed as exc:
                 if (
                     isinstance(exc.__cause__, JsonRpcException)
@@ -256,6 +255,21 @@ class LspProcess:
         return BackendFailed(
             f"the language server is not running ({self.state.value}: {self._child.lost_reason})"
         )
+
+    async def _send(self, method: str, params: Any, timeout_s: float) -> Any:
+        """A request whose wait may end early (a deadline, a cancelled check): the server is
+        told with ``$/cancelRequest`` and its late reply is dropped, so it stops working on it
+        and pygls never resolves a future nobody awaits."""
+        protocol = self._client.protocol
+        msg_id = str(uuid.uuid4())
+        try:
+            return await self._call(protocol.send_request_async(method, params, msg_id), timeout_s)
+        except (asyncio.CancelledError, CheckTimeout):
+            pending = protocol._request_futures.pop(msg_id, None)  # pyright: ignore[reportPrivateUsage]
+            if pending is not None and self._child.alive:
+                pending.cancel()
+                protocol.notify(lsp.CANCEL_REQUEST, lsp.CancelParams(id=msg_id))
+            raise
 
     async def _call(self, awaitable: Awaitable[T], timeout_s: float) -> T:
         """Await a request's reply; server errors become ``BackendFailed``."""

@@ -19,6 +19,7 @@ dynamically after ``initialized``, as pyright does. Behaviours:
 ``ignore-shutdown``    never answers ``shutdown``, ignores ``exit`` and SIGTERM
 
 With ``--marker FILE``, a SIGTERM is noted in FILE (and survived by ``ignore-shutdown`` only).
+With ``--cancelled FILE``, a hanging pull the client cancels (``$/cancelRequest``) is noted there.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ BEHAVIOURS = (
 )
 PULL = lsp.DiagnosticOptions(inter_file_dependencies=False, workspace_diagnostics=False)
 UNKNOWN_NOTIFICATIONS = ("fake/unknown", "$/fake")
+cancelled_log: Path | None = None  # --cancelled
 GARBAGE = b"this is not a header\r\nContent-Length: 12\r\n\r\n{not json!!}\x00\xff\xfe\r\n\r\n"
 
 
@@ -99,7 +101,13 @@ def build(behaviour: str) -> LanguageServer:
             message = f"{doc.language_id} v{doc.version}"
             return lsp.RelatedFullDocumentDiagnosticReport(items=[fake_error(message)])
         if behaviour == "hang-diagnostic":
-            await forever()
+            try:
+                await forever()
+            except asyncio.CancelledError:  # pygls cancels the handler on $/cancelRequest
+                if cancelled_log is not None:
+                    with cancelled_log.open("a") as noted:
+                        noted.write("cancelled\n")
+                raise
         if behaviour == "crash-diagnostic":
             os._exit(3)
         if behaviour == "garbage-diagnostic":
@@ -129,7 +137,10 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("behaviour", choices=BEHAVIOURS)
     parser.add_argument("--marker", type=Path, help="file written when SIGTERM is ignored")
+    parser.add_argument("--cancelled", type=Path, help="file noting each cancelled pull")
     args = parser.parse_args()
+    global cancelled_log
+    cancelled_log = args.cancelled
     marker: Path | None = args.marker
     if marker is not None:
         ignore = args.behaviour == "ignore-shutdown"
