@@ -42,8 +42,15 @@ test-fast: $(STAMP) $(TOOLCHAINS)  ## everything except the slow differential te
 
 # PROGRAMS programs per TypeScript major from SEED on; a failure prints the seed to rerun.
 FUZZ_ENV = PREWRITE_TS_FUZZ_PROGRAMS=$(or $(PROGRAMS),100) PREWRITE_TS_FUZZ_SEED=$(or $(SEED),1000)
-fuzz: $(STAMP) $(TOOLCHAINS)  ## long fuzz runs (PROGRAMS=100 SEED=1000): the TypeScript planner fuzzer
-	$(FUZZ_ENV) $(BIN)/pytest -q -s tests/e2e/test_fuzz_ts_planner.py -k long_run
+# PREWRITE_FUZZ_PROGRAMS generated Python programs from PREWRITE_FUZZ_SEED on; a finding prints
+# a shrunk reproduction (files, patch, the missed diagnostic). Both fuzzers run; either fails it.
+PY_FUZZ_ENV = PREWRITE_FUZZ_PROGRAMS=$(or $(PREWRITE_FUZZ_PROGRAMS),500) \
+	PREWRITE_FUZZ_SEED=$(or $(PREWRITE_FUZZ_SEED),10000)
+fuzz: $(STAMP) $(TOOLCHAINS)  ## long fuzz runs of the planners: TypeScript (PROGRAMS=100 SEED=1000), Python (PREWRITE_FUZZ_PROGRAMS=500)
+	status=0; \
+	$(FUZZ_ENV) $(BIN)/pytest -q -s tests/e2e/test_fuzz_ts_planner.py -k long_run || status=1; \
+	$(PY_FUZZ_ENV) $(BIN)/pytest -q -s tests/e2e/test_fuzz_py_planner.py -k long_run || status=1; \
+	exit $$status
 
 bench: $(STAMP) $(TOOLCHAINS)  ## warm vs cold measurements (results under bench/results/)
 	$(BIN)/python -m bench

@@ -35,6 +35,7 @@ class WarmAnswer:
     checked: tuple[str, ...]
     diagnostics: list[Diagnostic]
     failed_rung: str | None
+    verified: tuple[str, ...] = ()  # the receipt (says when narrowing ran past its budget)
 
 
 def as_changes(root: Path, edits: Sequence[Change]) -> list[FileChange]:
@@ -64,9 +65,14 @@ class WarmChecker:
         edits: Sequence[Change],
         narrowing: bool = True,
         rungs: list[str] | None = None,
+        budget_s: float | None = None,
     ) -> WarmAnswer:
-        """``edits`` judged against the tree at ``root``; ``rungs`` None: the whole ladder."""
+        """``edits`` judged against the tree at ``root``; ``rungs`` None: the whole ladder;
+        ``budget_s``: the planning budget (past it the plan is every importer), if not the
+        daemon's."""
         workspace = self.registry.workspace(str(root), python)
+        if budget_s is not None:
+            workspace.planning_budget_s = budget_s
         entry = self.registry.entry_of(workspace)
         if entry is not None:
             # The idle re-check compares pruned files behind our back and, on a miss, turns
@@ -82,6 +88,7 @@ class WarmChecker:
             tuple(reply.checked_files),
             normalize_paths(reply.diagnostics, root),
             reply.failed_rung,
+            tuple(reply.verified),
         )
 
     async def close(self) -> None:

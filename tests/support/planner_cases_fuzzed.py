@@ -1,0 +1,90 @@
+"""Catalogue: misses the planner fuzzer found (``tests/support/py_fuzzgen.py``), shrunk.
+
+Each case is the fuzzer's reproduction written by hand at its smallest; the fuzzer's seed and
+change are named in the case's rule.
+
+Trivial bodies: pyright takes a method as unimplemented when its body is only ``...`` and
+strings (with at least one ``...``) or when it always raises ``NotImplementedError``, wherever
+in the body the ``raise`` is; ``pass`` and a lone docstring are implemented. A Protocol's
+unimplemented method makes an explicit subclass abstract; ``super()`` calls of an unimplemented
+abstract method are errors.
+"""
+
+from __future__ import annotations
+
+from tests.support.planner_case import Case, src
+
+RULE = "a body pyright takes as unimplemented (fuzz: trivial bodies)"
+PROTOCOL = "from typing import Protocol\n\n\nclass Base(Protocol):\n    def compute(self) -> int:\n"
+ABSTRACT = src("""
+    from abc import ABC, abstractmethod
+
+
+    class Base(ABC):
+        @abstractmethod
+        def compute(self) -> int:
+""")
+SUBCLASS = "from pkg.base import Base\n\n\nclass Impl(Base):\n    pass\n"
+SUPER = src("""
+    from pkg.base import Base
+
+
+    class Impl(Base):
+        def compute(self) -> int:
+            return super().compute()
+""")
+USE = "from pkg.impl import Impl\n\nobj = Impl()\n"
+
+
+def _body(name: str, head: str, before: str, after: str, impl: str = SUBCLASS) -> Case:
+    """``Base.compute``'s body changes from ``before`` to ``after`` (indented lines)."""
+    files = {"pkg/__init__.py": "", "pkg/base.py": head + before, "pkg/impl.py": impl,
+             "pkg/use.py": USE}  # fmt: skip
+    return Case(name, RULE, files, {"pkg/base.py": head + after})
+
+
+TRIVIAL_BODIES = [
+    _body("fuzz_protocol_docstring_to_ellipsis", PROTOCOL, '        """Doc."""\n', "        ...\n"),
+    _body(
+        "fuzz_protocol_docstring_to_docstring_ellipsis",
+        PROTOCOL,
+        '        """Doc."""\n',
+        '        """Doc."""\n        ...\n',
+    ),
+    _body("fuzz_protocol_pass_to_ellipsis", PROTOCOL, "        pass\n", "        ...\n"),
+    _body(
+        "fuzz_protocol_raise_after_a_statement",
+        PROTOCOL,
+        "        return 0\n",
+        "        x = 1\n        raise NotImplementedError\n",
+    ),
+    _body(
+        "fuzz_abstract_pass_to_ellipsis_super", ABSTRACT, "        pass\n", "        ...\n", SUPER
+    ),
+]
+
+# ``__all__`` decides what a star import binds; pyright reads it when annotated and through
+# ``append``/``extend``/``remove``/``+=`` too.
+ALL_RULE = "__all__ in every form pyright reads (fuzz: all_drop)"
+F_G = "\n\ndef f() -> int:\n    return 1\n\n\ndef g() -> int:\n    return 2\n"
+STAR_USE = "from pkg.m import *\n\nprint(f(), g())\n"
+
+
+def _all(name: str, before: str, after: str) -> Case:
+    files = {"pkg/__init__.py": "", "pkg/m.py": before + F_G, "pkg/use.py": STAR_USE}
+    return Case(name, ALL_RULE, files, {"pkg/m.py": after + F_G})
+
+
+ALL_FORMS = [
+    _all("fuzz_all_annotated", "__all__: list[str] = ['f', 'g']\n", "__all__: list[str] = ['f']\n"),
+    _all(
+        "fuzz_all_append",
+        "__all__: list[str] = []\n__all__.append('f')\n__all__.append('g')\n",
+        "__all__: list[str] = []\n__all__.append('f')\n",
+    ),
+    _all(
+        "fuzz_all_remove", "__all__ = ['f', 'g']\n", "__all__ = ['f', 'g']\n__all__.remove('g')\n"
+    ),
+]
+
+FUZZED = [*TRIVIAL_BODIES, *ALL_FORMS]
