@@ -60,6 +60,7 @@ def specifier(program: Program, importer: Module, target: Module, spelling: int)
 def _value(edge: Edge, access: str) -> str:
     return {
         "fn": f"{access}({literal(edge.type)})",
+        "class": f"new {access}({literal(edge.type)}).get({literal(edge.type)})",
         "inferred": f"{access}()",
         "ns": f"{access}.q",
     }.get(edge.kind, access)

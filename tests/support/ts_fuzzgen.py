@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 TYPES = ("number", "string", "boolean")
 LITERAL = {"number": "1", "string": '"s"', "boolean": "true"}
-VALUE_KINDS = ("const", "fn", "inferred")
+VALUE_KINDS = ("const", "fn", "inferred", "class")
 TYPE_KINDS = ("iface", "alias")
 CONFIGS = ("bundler", "cjs")
 # flavour -> weight when drawing a module
@@ -144,13 +144,13 @@ def _symbols(rng: random.Random, module: Module, program: Program) -> None:
     if flavour in ("global", "augment"):
         module.symbols = [Symbol(program.fresh(f"{module.key}_g"), "aug", rng.choice(TYPES))]
         return
-    kinds = ["const", "fn", "inferred", "iface", "alias"]
+    kinds = ["const", "fn", "inferred", "iface", "alias", "class"]
     if flavour == "js" and program.config == "cjs":
         kinds = list(VALUE_KINDS)  # a CommonJS module exports values (``exports.x = x``)
     elif flavour == "script":
-        kinds = ["const", "fn", "iface", "alias", "ns"]
+        kinds = ["const", "fn", "iface", "alias", "ns", "class"]
     elif flavour == "dts":
-        kinds = ["const", "fn", "iface", "alias"]
+        kinds = ["const", "fn", "iface", "alias", "class"]
     for _ in range(rng.randint(2, 4)):
         kind = rng.choice(kinds)
         module.symbols.append(

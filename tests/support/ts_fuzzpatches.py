@@ -74,7 +74,11 @@ def _retype(program: Program, rng: random.Random) -> str | None:
 
 
 def _body(program: Program, rng: random.Random) -> str | None:
-    fns = [(m, s) for m, s in _symbols(program) if s.kind == "fn" and m.flavour != "dts"]
+    fns = [
+        (m, s)
+        for m, s in _symbols(program)
+        if s.kind in ("fn", "class") and not m.path.endswith(".d.ts")
+    ]
     if not fns:
         return None
     _, symbol = rng.choice(fns)
@@ -111,7 +115,7 @@ def _create(program: Program, rng: random.Random) -> str | None:
         return None
     key = program.fresh("n")
     module = Module(key, f"src/{key}.ts", "ts")
-    kind = rng.choice(["const", "fn", "iface", "alias"])
+    kind = rng.choice(["const", "fn", "iface", "alias", "class"])
     module.symbols.append(Symbol(program.fresh(f"{key}_{kind}"), kind, rng.choice(TYPES)))
     program.modules[key] = module
     importer = rng.choice(importers)

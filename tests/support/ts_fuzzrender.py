@@ -125,9 +125,13 @@ def _render_symbol(
             "iface": f"/** @typedef {{{{ p: {type_} }}}} {name} */",
             "alias": f"/** @typedef {{{type_}}} {name} */",
             "ns": f"/** @type {{{{ q: {type_} }}}} */\nvar {name} = {{ q: {lit} }};",
+            "class": f"{export}class {name} {{\n  /** @param {{{type_}}} v */\n"
+            f"  constructor(v) {{\n    this.value = v;\n  }}\n"
+            f"  /**\n   * @param {{{type_}}} x\n   * @returns {{{type_}}}\n   */\n"
+            f"  get(x) {{\n{_indent(body)}\n  }}\n}}",
         }[symbol.kind]
     if flavour == "dts":
-        body = ""
+        return f"{export}{_declared_global(symbol)}"
     return {
         "const": f"{export}{declare}const {name}: {type_}" + (";" if declare else f" = {lit};"),
         "fn": f"{export}{declare}function {name}(x: {type_}): {type_}"
@@ -136,13 +140,22 @@ def _render_symbol(
         "iface": f"{export}interface {name} {{\n  p: {type_};\n}}",
         "alias": f"{export}type {name} = {type_};",
         "ns": f"namespace {name} {{\nexport const q: {type_} = {lit};\n}}",  # unindented
+        "class": f"{export}class {name} {{\n  value: {type_};\n"
+        f"  constructor(v: {type_}) {{\n    this.value = v;\n  }}\n"
+        f"  get(x: {type_}): {type_} {{\n{_indent(body)}\n  }}\n}}",
     }[symbol.kind]
 
 
+def _indent(body: str) -> str:
+    return "\n".join(f"  {line}" for line in body.split("\n"))
+
+
 def _declared_global(symbol: Symbol) -> str:
-    """A global of a declaration file (a script): declarations only."""
+    """A declaration of a declaration file: no values, no bodies (``declare`` where needed)."""
     name, type_ = symbol.name, symbol.type
     return {
+        "class": f"declare class {name} {{\n  value: {type_};\n  constructor(v: {type_});\n"
+        f"  get(x: {type_}): {type_};\n}}",
         "const": f"declare const {name}: {type_};",
         "fn": f"declare function {name}(x: {type_}): {type_};",
         "iface": f"interface {name} {{\n  p: {type_};\n}}",
@@ -159,6 +172,12 @@ def _dts_sibling(module: Module) -> str:
         elif s.kind == "fn":
             lines.append(
                 f"/** @param {{any}} x */\nexport function {s.name}(x) {{\n  return x;\n}}"
+            )
+        elif s.kind == "class":
+            lines.append(
+                f"export class {s.name} {{\n  /** @param {{any}} v */\n  constructor(v) {{\n"
+                "    this.value = v;\n  }\n  /** @param {any} x */\n  get(x) {\n"
+                "    return x;\n  }\n}"
             )
     return "\n".join([*lines, "export {};"]) + "\n"
 
