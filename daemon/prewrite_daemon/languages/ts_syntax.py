@@ -19,7 +19,8 @@ own rules for what they mean. The modelled fragment:
   and the ``.mts``/``.cts`` formats only make more files modules, so ignoring them errs safe.
 - **Global reach** (``global_reach``): ``declare global``, a ``module``/``namespace`` named
   ``global``, ``declare module "x"``, ``export as namespace`` (a UMD global), and any triple-slash
-  reference, wherever they stand.
+  reference, wherever they stand. A global part *passes on* a change to what the module imports
+  (``passes_on_everything``) when it is built from it (``ts_global.py``); a script always may.
 - **Unknown** (``complete`` False): an ERROR or MISSING node anywhere, an ``import`` keyword in a
   place not listed above, or a literal TypeScript would reject. Such a file may import anything
   and reach everything (default-keep).
@@ -99,8 +100,8 @@ class ModuleFacts:
 
     @property
     def reaches_everything(self) -> bool:
-        """A change to this file (or to anything it depends on) may reach files with no import
-        edge to it: it is a script, declares something global, or is not understood."""
+        """A change to this file may reach files with no import edge to it: it is a script,
+        declares something global, or is not understood."""
         return not self.complete or not self.is_module or self.global_reach
 
     @property
