@@ -87,4 +87,31 @@ ALL_FORMS = [
     ),
 ]
 
-FUZZED = [*TRIVIAL_BODIES, *ALL_FORMS]
+
+# A package ``m/`` added beside a module ``m.py`` shadows it (pyright, like Python, takes the
+# package): the names the module exported are lost, through star imports too.
+SHADOW_RULE = "a package added beside a module of the same name (fuzz: shadow_package)"
+PKG_M = {"pkg/__init__.py": "", "pkg/m.py": "def f() -> int:\n    return 1\n"}
+STAR_HUB_USE = "from pkg.hub import *\n\nx: int = f()\n"
+HUB_USE = "from pkg.hub import f\n\nx: int = f()\n"
+SHADOWED = [
+    Case(
+        "fuzz_package_shadows_module_star_chain",
+        SHADOW_RULE,
+        {**PKG_M, "pkg/hub.py": "from pkg.m import *\n", "pkg/use.py": STAR_HUB_USE},
+        {"pkg/m/__init__.py": ""},
+    ),
+    Case(
+        "fuzz_package_shadows_module_direct",
+        SHADOW_RULE,
+        {**PKG_M, "pkg/use.py": "from pkg.m import f\n\nx: int = f()\n"},
+        {"pkg/m/__init__.py": ""},
+    ),
+    Case(
+        "fuzz_package_shadows_module_reexport",
+        SHADOW_RULE,
+        {**PKG_M, "pkg/hub.py": "from pkg.m import f as f\n", "pkg/use.py": HUB_USE},
+        {"pkg/m/__init__.py": ""},
+    ),
+]
+FUZZED = [*TRIVIAL_BODIES, *ALL_FORMS, *SHADOWED]
