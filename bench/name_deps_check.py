@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from prewrite_daemon.environment import site_dirs
 from prewrite_daemon.imports import ImportGraph
-from prewrite_daemon.library_protocols import library_protocol_members
+from prewrite_daemon.library_protocols import LibraryProtocols, for_environment
 from prewrite_daemon.name_deps import NameGraph
 from tests.support.oracle import cold_pyright
 from tests.support.workloads import HTTPX, Workload, copy_workspace, prepare_workload
@@ -452,15 +452,18 @@ def diagnostics_by_file(root: Path, python: str) -> dict[str, Counter[Key]]:
     return found
 
 
-def library_protocols(python: str) -> frozenset[str]:
-    """Protocol member names of the venv's packages and of typeshed's stubs for them."""
-    return library_protocol_members(site_dirs(python))
+def library_protocols(python: str) -> LibraryProtocols:
+    """The venv's and typeshed's Protocols, scanned now (as a workspace's graph asks for them)."""
+    library = for_environment(site_dirs(python))
+    if library.wait(600) is None:
+        raise SystemExit(f"the Protocol scan failed: {library.statistics().error}")
+    return library
 
 
 class Tree:
     """One base tree: its copy on disk, cold base diagnostics, and both graphs over it."""
 
-    def __init__(self, root: Path, python: str, protocols: frozenset[str]) -> None:
+    def __init__(self, root: Path, python: str, protocols: LibraryProtocols) -> None:
         self.root, self.python = root, python
         t0 = time.perf_counter()
         self.base = diagnostics_by_file(root, python)

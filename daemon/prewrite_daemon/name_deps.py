@@ -104,7 +104,7 @@ from prewrite_daemon.protocol_names import (
     SEED,
     LibraryProtocolSet,
     ProtocolFacts,
-    alias_closure,
+    closure,
     merge,
     protocol_members,
 )
@@ -171,7 +171,7 @@ class NameGraph:
         if self._facts is None:
             self._facts = merge(s.protocol_facts for s in self._summaries.values())
         facts = [self._facts, *extra]
-        aliases = alias_closure(facts, SEED | library.aliases)
+        aliases = closure(facts, SEED | library.aliases)
         return STDLIB_PROTOCOL_MEMBERS | library.members | protocol_members(facts, aliases)
 
     def update(self, rel: str, source: str | None) -> None:

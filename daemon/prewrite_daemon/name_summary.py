@@ -32,7 +32,7 @@ from prewrite_daemon.imports import imported_names
 from prewrite_daemon.mentions import OPAQUE_CALLS, Scan, import_bindings
 from prewrite_daemon.newer_syntax import TYPE_PARAMS_MARK
 from prewrite_daemon.parse_cache import parse_shared
-from prewrite_daemon.protocol_names import ProtocolFacts, facts_of
+from prewrite_daemon.protocol_names import ProtocolFacts, facts_of, opaque_facts
 from prewrite_daemon.symbol_changes import star_names
 from prewrite_daemon.symbols import Collected
 
@@ -168,15 +168,7 @@ def opaque_summary(rel: str, source: str) -> Summary:
             except SyntaxError:
                 continue
             names |= imported_names(rel, tree)
-    return Summary(rel, frozenset(names), opaque=True, protocol_facts=_opaque_facts(source))
-
-
-def _opaque_facts(source: str) -> ProtocolFacts:
-    """What a file that does not parse may say about Protocols (pyright still reads it, with
-    error recovery): any of its words may be bound to any other, any may be a class's base and
-    any a member, so a Protocol it may declare is never missed."""
-    words = frozenset(re.findall(r"[^\W\d]\w*", source))
-    return ProtocolFacts(tuple((w, words) for w in sorted(words)), ((words, words),))
+    return Summary(rel, frozenset(names), opaque=True, protocol_facts=opaque_facts(source))
 
 
 def summary_of(col: Collected, source: str, plain: frozenset[str] = frozenset()) -> Summary:

@@ -16,16 +16,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
-    from pathlib import Path
-
     from prewrite_daemon.symbols import Collected
 
 _PYRIGHT_COMMENT = re.compile(r"^\s*#\s*pyright:.*$", re.MULTILINE)
 
 # Non-dunder member names of the Protocol classes of typeshed's stdlib (pyright 1.1.414): a value
 # of a workspace class may be matched structurally against any of them (``SupportsRead`` and
-# ``read``). Checked against the bundled typeshed by tests/unit/test_name_deps.py.
+# ``read``). A floor only: the daemon's answer comes from the scan of pyright's bundled typeshed
+# (``library_protocols``), a superset of these (tests/unit/test_library_protocols.py).
 STDLIB_PROTOCOL_MEMBERS = frozenset(
     """
     _condition _state _waiters aclose adjustable arraysize as_integer_ratio asend athrow
@@ -233,52 +231,6 @@ def pyright_comments(source: str) -> list[str]:
     """``# pyright:`` comments change how the file's declarations are inferred (strict list
     inference, for one), so every symbol of the file may look different to importers."""
     return [m.group(0).strip() for m in _PYRIGHT_COMMENT.finditer(source)]
-
-
-def protocol_members_in(roots: Iterable[Path]) -> frozenset[str]:
-    """Non-dunder member names of every ``Protocol`` class in the ``.py``/``.pyi`` files under
-    ``roots`` (a venv's site-packages, a typeshed ``stubs`` directory)."""
-    names: set[str] = set()
-    for root in roots:
-        for path in root.rglob("*.py*"):
-            if path.suffix not in (".py", ".pyi") or not path.is_file():
-                continue
-            try:
-                text = path.read_text(encoding="utf-8", errors="replace")
-                if "Protocol" not in text:
-                    continue
-                tree = ast.parse(text)
-            except (OSError, SyntaxError, ValueError, RecursionError):
-                continue
-            names |= protocol_members_of(tree)
-    return frozenset(names)
-
-
-def protocol_members_of(tree: ast.AST) -> set[str]:
-    """Non-dunder member names of the classes in ``tree`` that list ``Protocol`` as a base."""
-    names: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ClassDef) and any(_is_protocol(b) for b in node.bases):
-            body = list(node.body)
-            while body:
-                stmt = body.pop()
-                if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                    names.add(stmt.name)
-                elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
-                    names.add(stmt.target.id)
-                elif isinstance(stmt, ast.Assign):
-                    names.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
-                elif isinstance(stmt, ast.If | ast.Try):
-                    body += [*stmt.body, *stmt.orelse]  # members under `if sys.version_info`
-    return {n for n in names if not is_dunder(n)}
-
-
-def _is_protocol(base: ast.expr) -> bool:
-    if isinstance(base, ast.Subscript):
-        base = base.value
-    if isinstance(base, ast.Attribute):
-        return base.attr == "Protocol"
-    return isinstance(base, ast.Name) and base.id == "Protocol"
 
 
 def is_dunder(name: str) -> bool:

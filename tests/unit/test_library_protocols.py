@@ -20,6 +20,7 @@ from prewrite_daemon.library_protocols import (
     for_environment,
 )
 from prewrite_daemon.protocol_files import MAX_SOURCE_BYTES, read_bounded
+from prewrite_daemon.symbol_changes import STDLIB_PROTOCOL_MEMBERS
 from tests.support.setups import make_venv
 
 if TYPE_CHECKING:
@@ -74,6 +75,8 @@ def test_a_bundled_stub_of_a_package_not_installed_counts(tmp_path: Path, cache:
     assert STUB_MEMBER in found.members
     assert {"fileno", "read", "write", "__call__"} & found.members == {"fileno", "read", "write"}
     assert "Protocol" in found.aliases
+    # the scan of typeshed's stdlib finds every name the planner's hard-coded floor lists
+    assert found.members >= STDLIB_PROTOCOL_MEMBERS
 
 
 def test_kept_on_disk_and_invalidated_by_an_install(tmp_path: Path, cache: Path) -> None:
