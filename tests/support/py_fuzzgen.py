@@ -197,6 +197,9 @@ def _candidates(program: Program, rng: random.Random) -> list[tuple[Op, ...]]:
     init = render(program).get(f"{program.name}/__init__.py", "")
     names = [line.rsplit(" ", 1)[-1] for line in init.splitlines() if not line.endswith("*")]
     out += [(Op("init_drop", 0, 0, name),) for name in names[:2]]
+    out.append((Op("init_delete", 0, 0, ""),))
+    if any(s.name.startswith("sub.") for s in program.slots):
+        out.append((Op("init_delete", 0, 0, "sub/"),))
     return out
 
 

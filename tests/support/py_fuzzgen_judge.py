@@ -96,6 +96,7 @@ class FuzzReport:
     red: int = 0  # patches the whole check judged red
     cross_file: int = 0  # ... with a new diagnostic in a file the patch does not touch
     cold: int = 0  # patches judged cold too
+    newer: int = 0  # patches also planned on Python 3.12+ (PEP 695 batches)
     plan_gaps: int = 0  # a pruned file whose cold diagnostics changed (none of them new)
     checked_narrowed: int = 0  # files compared, summed over patches
     checked_whole: int = 0
@@ -115,7 +116,8 @@ class FuzzReport:
         wrong = sum(f.wrong_green for f in self.findings if f.kind != "gap")
         return (
             f"{self.programs} programs, {self.patches} patches ({self.red} red, {self.cross_file}"
-            f" with a new diagnostic outside the patch), {self.cold} also cold; files compared "
+            f" with a new diagnostic outside the patch), {self.cold} also cold, {self.newer} also "
+            f"planned on Python 3.12+; files compared "
             f"narrowed {self.checked_narrowed} vs whole {self.checked_whole}; "
             f"{len(misses)} misses, {len(self.findings) - len(misses) - self.plan_gaps} other "
             "disagreements, "

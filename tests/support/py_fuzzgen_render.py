@@ -126,6 +126,8 @@ class _Renderer:
         )
         if any(s.name.startswith("sub.") for s in program.slots):
             files[f"{program.name}/sub/__init__.py"] = ""
+        for package in view.no_init:
+            files.pop(f"{program.name}/{package}__init__.py", None)
         for name, lines in reexports.files.items():
             if name != "__init__":
                 imports = [line for line in lines if line.startswith("from ")]

@@ -21,6 +21,7 @@ from tests.support.py_fuzzgen import generate_patches, generate_program
 from tests.support.py_fuzzgen_cold import cold_judge
 from tests.support.py_fuzzgen_judge import FuzzReport, Judged, judge_patch, pyproject, record
 from tests.support.py_fuzzgen_model import choose_config
+from tests.support.py_fuzzgen_newer import judge_newer
 from tests.support.py_fuzzgen_render import render
 from tests.support.py_fuzzgen_shrink import shrink
 
@@ -89,6 +90,10 @@ async def _batch(
                 record(report, Judged(program, patch, judged.narrowed, judged.whole, found))
     finally:
         await checker.close()
+    before = len(report.findings)
+    judge_newer([j for g in by_index.values() for j in g], root, python, where / "shadow", report)
+    for found in report.findings[before:]:
+        log(found.render())
     offset = b * plan.patches
     groups = [g for i, g in sorted(by_index.items()) if (offset + i) % plan.cold_every == 0]
     before = len(report.findings)

@@ -70,12 +70,19 @@ def _candidates(program: Program, patch: Patch) -> Iterator[tuple[Program, Patch
             if b.code.strip() or any(m[key].code.strip() for _, m in feature.mutations):
                 yield _without_block(program, f, key), patch
     slot_ops = {op.target for op in patch.ops if op.kind not in FEATURE_OPS}
+    occupied = {
+        program.placement[(f, key)]
+        for f, feature in enumerate(program.features)
+        for version in feature.versions()
+        for key, b in version.items()
+        if b.code.strip()
+    }
     for i, slot in enumerate(program.slots):
         if slot.all_:
             yield _with_slot(program, i, replace(slot, all_=False)), patch
         if slot.stub and i not in slot_ops:
             yield _with_slot(program, i, replace(slot, stub="")), patch
-        if i not in slot_ops and i not in program.placement.values():
+        if i not in slot_ops and i not in occupied:
             yield _without_slot(program, patch, i)
 
 

@@ -34,6 +34,7 @@ class View:
     future: set[int] = field(default_factory=set[int])  # from __future__ import annotations
     comment: dict[int, str] = field(default_factory=dict[int, str])  # a "# pyright:" comment
     init_shadow: set[str] = field(default_factory=set[str])  # __init__ binds a submodule's name
+    no_init: set[str] = field(default_factory=set[str])  # packages left without __init__.py
 
 
 def view_of(program: Program, ops: Sequence[Op] = ()) -> View:
@@ -92,6 +93,8 @@ def _apply(program: Program, view: View, op: Op) -> None:
             view.comment[t] = op.arg
         case "init_shadow":
             view.init_shadow.add(op.arg)
+        case "init_delete":  # the package becomes a namespace package
+            view.no_init.add(op.arg)
         case _:
             raise ValueError(f"unknown op {op.kind}")
 
