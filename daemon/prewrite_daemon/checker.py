@@ -115,6 +115,7 @@ async def run_check(ctx: CheckContext, patch: PreparedPatch, timeout_s: float) -
         t_base = time.perf_counter()
 
         _materialise(ctx, plan.source_edits)
+        _lay_data(ctx, plan.data_edits)
         for rel in plan.checked:
             edit = edits.get(rel)
             _overlay(ctx, rel, edit, opened)
@@ -127,6 +128,7 @@ async def run_check(ctx: CheckContext, patch: PreparedPatch, timeout_s: float) -
         t_cand = time.perf_counter()
     finally:
         _revert(ctx, plan.source_edits, opened)
+        _restore_data(ctx, plan.data_edits)
 
     new = introduced_by_patch(ctx.base_cache, candidate, edits, plan.checked)
     verified: list[str] = []
@@ -156,16 +158,20 @@ async def pull_under(
     """The diagnostics of ``rels`` (files ``view`` leaves alone) with ``view``'s edits (from the
     shadow's texts to the view's) laid over the checker; everything is put back on the way out."""
     opened: list[str] = []
+    sources = [e for e in view if ctx.language.is_source(e.path)]
+    data = [e for e in view if not ctx.language.is_source(e.path)]
     try:
-        _materialise(ctx, view)
-        for e in view:
+        _materialise(ctx, sources)
+        _lay_data(ctx, data)
+        for e in sources:
             if e.old_text is not None and e.new_text is not None:
                 _overlay(ctx, e.path, e, opened)
         for rel in rels:
             _open_disk(ctx, rel, opened)
         return await _pull(ctx, rels, deadline)
     finally:
-        _revert(ctx, view, opened)
+        _revert(ctx, sources, opened)
+        _restore_data(ctx, data)
 
 
 def _materialise(ctx: CheckContext, edits: Iterable[FileEdit]) -> None:
@@ -183,6 +189,32 @@ def _materialise(ctx: CheckContext, edits: Iterable[FileEdit]) -> None:
                 shadow.write(e.path, e.new_text)
                 events.append(FileEvent(path, "created"))
     backend.files_changed(events)
+
+
+def _lay_data(ctx: CheckContext, edits: Iterable[FileEdit]) -> None:
+    """Data files sources import (JSON modules) are read from the shadow by the checker: the
+    patch's version is written there and announced."""
+    shadow, events = ctx.shadow, list[FileEvent]()
+    for e in edits:
+        path = shadow.shadow_path(e.path)
+        if e.new_text is None:
+            shadow.remove(e.path)
+            events.append(FileEvent(path, "deleted"))
+        else:
+            shadow.write(e.path, e.new_text)
+            events.append(FileEvent(path, "created" if e.old_text is None else "changed"))
+    ctx.backend.files_changed(events)
+
+
+def _restore_data(ctx: CheckContext, edits: Iterable[FileEdit]) -> None:
+    shadow, backend = ctx.shadow, ctx.backend
+    events = list[FileEvent]()
+    for e in edits:
+        shadow.restore(e.path)
+        kind = "deleted" if e.old_text is None else "created" if e.new_text is None else "changed"
+        events.append(FileEvent(shadow.shadow_path(e.path), kind))
+    if backend.pid is not None and not backend.exited:
+        backend.files_changed(events)
 
 
 def _overlay(ctx: CheckContext, rel: str, edit: FileEdit | None, opened: list[str]) -> None:

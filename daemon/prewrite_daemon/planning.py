@@ -51,6 +51,9 @@ class CheckPlan:
     out_of_scope: tuple[str, ...] = ()  # patched files the project's checker does not cover
     pruned: tuple[str, ...] = ()  # importers in scope that narrowing left out (re-checked idle)
     fallback_ms: float | None = None  # narrowing ran past its budget after this long
+    # Files that are not sources but that sources import (a JSON module under
+    # ``resolveJsonModule``): written into the shadow for the check, as the checker reads them.
+    data_edits: tuple[FileEdit, ...] = ()
 
 
 def plan_check(
@@ -71,13 +74,15 @@ def plan_check(
     ``deadline`` (``time.monotonic()``): past it, narrowing raises ``PlanningBudgetExceeded``.
     """
     py = tuple(e for e in patch.edits if language.is_source(e.path))
+    data = imported_data(patch, graph, language)
+    everything = [e.path for e in (*py, *data)]
     deleted = {e.path for e in py if e.new_text is None}
     checked = {e.path for e in py if e.new_text is not None}
     pruned: set[str] = set()
     if any(language.reaches_everything(e.path, e.old_text, e.new_text) for e in py):
         checked |= graph.files() - deleted  # no import edge bounds it: the whole project
     elif not narrowing:
-        checked |= graph.importers(e.path for e in py) - deleted
+        checked |= graph.importers(everything) - deleted
     else:
         reaching: list[tuple[str, str | None, str | None]] = []
         for e in py:
@@ -85,17 +90,34 @@ def plan_check(
                 reaching.append((e.path, e.old_text, e.new_text))
             if deadline is not None and time.monotonic() > deadline:
                 raise PlanningBudgetExceeded(f"deciding whether {e.path}'s interface changed")
+        reaching += [(e.path, e.old_text, e.new_text) for e in data]
         if reaching:
             checked |= graph.affected(reaching, deadline) - deleted
-        pruned = graph.importers(e.path for e in py) - checked - deleted
+        pruned = graph.importers(everything) - checked - deleted
     patched = {e.path for e in py if e.new_text is not None}
     if scope is None:
-        return CheckPlan(py, tuple(sorted(checked)), pruned=tuple(sorted(pruned)))
+        return CheckPlan(py, tuple(sorted(checked)), pruned=tuple(sorted(pruned)), data_edits=data)
     return CheckPlan(
         py,
         tuple(sorted(r for r in checked if scope.covers(r))),
         tuple(sorted(r for r in patched if not scope.covers(r))),
         tuple(sorted(r for r in pruned if scope.covers(r))),
+        data_edits=data,
+    )
+
+
+def imported_data(
+    patch: PreparedPatch, graph: DependencyGraph, language: Language
+) -> tuple[FileEdit, ...]:
+    """The patch's edits of files that are not sources but that a source imports (TypeScript's
+    ``import data from "./data.json"``): the checker reads them from the shadow, so they are
+    laid there for the check, and their importers are planned like a changed module's."""
+    return tuple(
+        e
+        for e in patch.edits
+        if not language.is_source(e.path)
+        and not language.is_checker_config(e.path)
+        and graph.importers([e.path], transitive=False)
     )
 
 

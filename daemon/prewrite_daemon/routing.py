@@ -30,7 +30,8 @@ LANGUAGES: tuple[Language, ...] = (PYTHON, TYPESCRIPT)
 def languages_for(root: Path, paths: list[str]) -> list[Language]:
     """The languages whose checkers judge a patch touching ``paths`` under ``root``.
 
-    A language claims its sources and its checker configuration, where it applies to the root.
+    A language claims its sources and its checker configuration, where it applies to the root;
+    TypeScript claims JSON files too (a source may import one under ``resolveJsonModule``).
     A patch no language claims (a README) goes to the root's own: TypeScript where the root
     has a tsconfig.json, else Python, as before there was a second language.
     """
@@ -38,6 +39,7 @@ def languages_for(root: Path, paths: list[str]) -> list[Language]:
     claimed = [
         lang for lang in present
         if any(lang.is_source(p) or lang.is_checker_config(p) for p in paths)
+        or (lang is TYPESCRIPT and any(p.endswith(".json") for p in paths))
     ]  # fmt: skip
     if claimed:
         return claimed

@@ -154,7 +154,8 @@ class Workspace:
             if not moved:
                 self.checks += 1
                 if reply.ok and plan is not None and plan.pruned:
-                    item = PendingRecheck(plan.source_edits, plan.pruned, generation, now())
+                    edits = (*plan.source_edits, *plan.data_edits)
+                    item = PendingRecheck(edits, plan.pruned, generation, now())
                     self.rechecks.add(item)
                 timings = dict(
                     reply.timings_ms, total_ms=round((time.perf_counter() - t0) * 1000, 1)
