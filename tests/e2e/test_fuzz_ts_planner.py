@@ -78,11 +78,6 @@ async def test_seeded_programs_agree_narrowed_wide_and_cold(tmp_path: Path) -> N
 
 
 @pytest.mark.timeout(240)
-@pytest.mark.xfail(
-    strict=True,
-    reason="a patch to a JSON module reaches no checker: the plan keeps only source files "
-    "(planning.plan_check; the change is in the issue 19 TypeScript report)",
-)
 async def test_json_module_edits_reach_their_importers(tmp_path: Path) -> None:
     report = await _fuzz(tmp_path, range(1, 40), major=7, cold_every=1, json=True)
     assert report.patches > 0
@@ -100,11 +95,6 @@ async def test_long_run(tmp_path: Path, major: int) -> None:
 
 
 @pytest.mark.timeout(120)
-@pytest.mark.xfail(
-    strict=True,
-    reason="TypeScript syntax in a .js file (TS8010) is a syntactic error to tsc, which then "
-    "reports no semantic errors; the daemon's needs_cold knows only TS1xxx (found by the fuzzer)",
-)
 async def test_typescript_syntax_in_javascript_is_judged_like_tsc(tmp_path: Path) -> None:
     root = tmp_path / "repo"
     ts_dir = toolchain(7)

@@ -39,7 +39,9 @@ if TYPE_CHECKING:
     from prewrite_daemon.languages.base import CheckerLayout, Environment
 
 MIRRORED_NAMES = frozenset({"package.json"})
-_SYNTAX = re.compile(r"TS1\d{3}")
+# What tsc counts as syntactic: TS1xxx, and TypeScript syntax in a JavaScript file (TS8002-8017,
+# TS8037/8038); with one of them it reports no semantic errors at all.
+_SYNTAX = re.compile(r"TS1\d{3}|TS80(?:0[2-9]|1[0-7]|3[78])")
 
 
 class TypeScriptLanguage:
@@ -103,7 +105,7 @@ class TypeScriptLanguage:
         return any(reaches_everything(rel, text) for text in (old, new) if text is not None)
 
     def needs_cold(self, introduced: list[Diagnostic]) -> bool:
-        """A new syntax error (TS1xxx): tsc then reports only syntax errors, program-wide."""
+        """A new syntactic error (``_SYNTAX``): tsc then reports only those, program-wide."""
         return any(_SYNTAX.fullmatch(d.rule) for d in introduced)
 
     def normalize(self, raw: RawDiagnostic) -> RawDiagnostic:
