@@ -6,7 +6,9 @@ with a member of that name, so the planner (``name_deps``) asks ``LibraryProtoco
 the member names of every Protocol outside the workspace: pyright's bundled typeshed (the
 stdlib and the stubs of every package, installed or not: pyright resolves ``import yaml`` to
 them either way), a ``typeshedPath`` the configuration names, the site dirs and the directories
-outside the root the checker reads (``extraPaths``, editable sources).
+outside the root the checker reads (``extraPaths``, editable sources). The answer keeps each
+bundled stub module's part apart, with what every library file imports, so a plan counts only
+the stubs something it sees imports (``protocol_names.reachable_protocols``).
 
 - **Lazy**: ``get()`` never blocks. ``prefetch()`` (at a graph's creation) only asks the disk
   caches; the scan itself starts at the first ``get()``, i.e. when a member change needs the
@@ -41,12 +43,14 @@ from typing import TYPE_CHECKING, Any, cast
 
 from prewrite.runtime import runtime_paths
 from prewrite_daemon.backends.pyright import checker_version, pyright_dist
+from prewrite_daemon.protocol_answer import answer_from_json
 from prewrite_daemon.protocol_files import read_bounded
-from prewrite_daemon.protocol_names import LibraryProtocolSet
 from prewrite_daemon.protocol_scan import FORMAT, MISS
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
+
+    from prewrite_daemon.protocol_names import LibraryProtocolSet
 
 log = logging.getLogger(__name__)
 
@@ -199,10 +203,7 @@ def read_answer(path: Path) -> LibraryProtocolSet:
     if data is None:
         raise ScanFailed(f"no answer in {path}")
     try:
-        answer = cast("Mapping[str, Any]", json.loads(data))
-        members = cast("list[str]", answer["members"])
-        aliases = cast("list[str]", answer["aliases"])
-        return LibraryProtocolSet(frozenset(map(str, members)), frozenset(map(str, aliases)))
+        return answer_from_json(cast("Mapping[str, Any]", json.loads(data)))
     except (ValueError, KeyError, TypeError) as exc:
         raise ScanFailed(f"an unreadable answer in {path}: {exc}") from exc
 

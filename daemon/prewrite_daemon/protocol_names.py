@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from prewrite_daemon.protocol_keys import CALLED, attribute
@@ -34,7 +34,7 @@ from prewrite_daemon.protocol_scopes import ModuleFacts, is_dunder
 
 if TYPE_CHECKING:
     import ast
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable, Iterable, Mapping
 
 SEED = frozenset({"Protocol"})
 _WORD = re.compile(r"[^\W\d]\w*")
@@ -53,13 +53,53 @@ class ProtocolFacts:
 
 
 @dataclass(frozen=True)
+class ProtocolGroup:
+    """Part of an environment's Protocols: the member names of its Protocols, the exported keys
+    it binds to ``typing.Protocol``, and the top-level modules its files import."""
+
+    members: frozenset[str] = frozenset()
+    aliases: frozenset[str] = frozenset()
+    imports: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
 class LibraryProtocolSet:
-    """The answer for one environment: the member names of every Protocol it can see, and the
+    """The answer for one environment: the member names of every Protocol it holds, and the
     module-level names that may be bound to ``typing.Protocol`` there (a workspace class whose
-    base is one of them is a Protocol too)."""
+    base is one of them is a Protocol too), reachable or not: sound for a caller that does not
+    know what the workspace imports.
+
+    ``core`` and ``stubs`` narrow it (``reachable_protocols``): the checker sees a bundled stub
+    package only when a file it reads imports one of its top-level modules, so ``stubs`` keeps
+    each such module's part apart, and ``core`` is what is always seen (the stdlib, site dirs,
+    trees outside the root) with the modules those import. ``core`` None: no such split, every
+    name counts."""
 
     members: frozenset[str]
     aliases: frozenset[str]
+    core: ProtocolGroup | None = None
+    stubs: Mapping[str, ProtocolGroup] = field(default_factory=dict[str, ProtocolGroup])
+
+
+def reachable_protocols(library: LibraryProtocolSet, imports: Iterable[str]) -> LibraryProtocolSet:
+    """The part of ``library`` the checker can see when the workspace imports ``imports``
+    (module names, dotted or not, of every file and every version of a patched one): ``core``,
+    and each bundled stub module imported by the workspace or by ``core``, closed over the
+    stubs' own imports. Without a split (``core`` None), all of ``library``."""
+    core = library.core
+    if core is None:
+        return library
+    todo = [m for m in {*(i.partition(".")[0] for i in imports), *core.imports}]
+    reached: set[str] = set()
+    while todo:
+        module = todo.pop()
+        if module not in reached and module in library.stubs:
+            reached.add(module)
+            todo += library.stubs[module].imports
+    groups = [core, *(library.stubs[m] for m in reached)]
+    members = frozenset[str]().union(*(g.members for g in groups))
+    aliases = frozenset[str]().union(*(g.aliases for g in groups))
+    return LibraryProtocolSet(members, aliases)
 
 
 def facts_of(tree: ast.AST, where: str = "", walrus: bool = True) -> ProtocolFacts:

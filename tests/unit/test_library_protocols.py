@@ -20,6 +20,7 @@ from prewrite_daemon.library_protocols import (
     for_environment,
 )
 from prewrite_daemon.protocol_files import MAX_SOURCE_BYTES, read_bounded
+from prewrite_daemon.protocol_names import reachable_protocols
 from prewrite_daemon.symbol_changes import STDLIB_PROTOCOL_MEMBERS
 from tests.support.setups import make_venv
 
@@ -77,6 +78,63 @@ def test_a_bundled_stub_of_a_package_not_installed_counts(tmp_path: Path, cache:
     assert "Protocol" in found.aliases
     # the scan of typeshed's stdlib finds every name the planner's hard-coded floor lists
     assert found.members >= STDLIB_PROTOCOL_MEMBERS
+
+
+def test_a_bundled_stub_counts_only_where_it_is_imported(tmp_path: Path, cache: Path) -> None:
+    site = make_venv(tmp_path)
+    found = for_environment([site], cache_dir=cache).wait(SCAN_S)
+    assert found is not None
+    assert STUB_MEMBER in found.members  # reachable or not: sound for a caller without imports
+    assert STUB_MEMBER in reachable_protocols(found, ["crontab"]).members
+    assert STUB_MEMBER not in reachable_protocols(found, ["os", "yaml.nodes"]).members
+    always = reachable_protocols(found, [])
+    assert always.members >= STDLIB_PROTOCOL_MEMBERS  # the stdlib is always seen
+    assert "Protocol" in always.aliases
+
+
+def write_tree(root: Path, files: dict[str, str]) -> Path:
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    return root
+
+
+def test_stubs_reached_through_stubs_and_site_packages(tmp_path: Path, cache: Path) -> None:
+    """A typeshed (as ``typeshedPath`` names one) whose stubs import each other, and a tree
+    outside the root importing one of them: each counts exactly when something seen imports
+    it."""
+    typeshed = write_tree(
+        tmp_path / "typeshed",
+        {
+            "stdlib/os.pyi": "import builtins\n",
+            "stubs/types-alpha/alpha/__init__.pyi": "from alpha.sub import *\n",
+            "stubs/types-alpha/alpha/sub.pyi": "import beta\n"
+            + PROTOCOL.format(cls="A", member="alpha_member"),
+            "stubs/beta/beta.pyi": PROTOCOL.format(cls="B", member="beta_member"),
+            "stubs/gamma/gamma.pyi": PROTOCOL.format(cls="G", member="gamma_member"),
+            "stubs/delta/delta.pyi": PROTOCOL.format(cls="D", member="delta_member"),
+            "stubs/eps/eps.pyi": "from typing import Protocol as EpsProto\n",
+        },
+    )
+    tree = write_tree(
+        tmp_path / "shared",
+        {"uses.py": "try:\n    import gamma.x as g\nexcept ImportError:\n    g = None\n"},
+    )
+    found = for_environment([], [tree], [typeshed], cache_dir=cache).wait(SCAN_S)
+    assert found is not None
+    made = {"alpha_member", "beta_member", "gamma_member", "delta_member"}
+    assert made <= found.members
+    assert "EpsProto" in found.aliases
+
+    def reached(*imports: str) -> set[str]:
+        return set(reachable_protocols(found, imports).members & made)
+
+    assert reached() == {"gamma_member"}  # the tree imports gamma
+    assert reached("alpha") == {"alpha_member", "beta_member", "gamma_member"}
+    assert reached("beta") == {"beta_member", "gamma_member"}  # beta imports nothing
+    assert reached("delta.x", "gamma") == {"delta_member", "gamma_member"}
+    assert "EpsProto" in reachable_protocols(found, ["eps"]).aliases
+    assert "EpsProto" not in reachable_protocols(found, ["alpha"]).aliases
 
 
 def test_kept_on_disk_and_invalidated_by_an_install(tmp_path: Path, cache: Path) -> None:

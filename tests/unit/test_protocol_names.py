@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from prewrite_daemon.protocol_levels import file_facts
 from prewrite_daemon.protocol_names import (
     ProtocolFacts,
     closure,
@@ -26,7 +27,6 @@ from prewrite_daemon.protocol_names import (
     protocol_members,
     prune,
 )
-from prewrite_daemon.protocol_scan import file_facts
 from tests.support.oracle import cold_pyright
 
 if TYPE_CHECKING:
