@@ -46,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
 
         report = asyncio.run(fuzz(plan, Path(tmp), sys.executable, log))
         log(f"seeds {seeds.start}..{seeds.stop - 1}: {report.summary()}")
-    return 1 if report.findings else 0
+    return 1 if report.findings or report.errors else 0
 
 
 if __name__ == "__main__":

@@ -43,6 +43,7 @@ def _assert_sound(report: FuzzReport, log: list[str]) -> None:
     print("\n".join(log))
     details = "\n\n".join(f.render() for f in report.findings)
     assert not report.findings, f"{report.summary()}\n{details}"
+    assert not report.errors, report.errors
 
 
 @pytest.mark.timeout(180)

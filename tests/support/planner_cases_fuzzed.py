@@ -114,4 +114,21 @@ SHADOWED = [
         {"pkg/m/__init__.py": ""},
     ),
 ]
-FUZZED = [*TRIVIAL_BODIES, *ALL_FORMS, *SHADOWED]
+# ``TypeAlias`` takes the value into the declaration under any name, also one a workspace
+# module re-exports (``from pkg.types import MyTA``, ``types.MyTA``).
+TYPES = "from typing import TypeAlias as MyTA\n"
+ALIAS_USE = "from pkg.m import Num\n\nx: Num = 1\n"
+
+
+def _alias(name: str, head: str, ann: str) -> Case:
+    files = {"pkg/__init__.py": "", "pkg/types.py": TYPES, "pkg/use.py": ALIAS_USE}
+    before, after = f"{head}\nNum: {ann} = int\n", f"{head}\nNum: {ann} = str\n"
+    return Case(name, ALIAS_RULE, {**files, "pkg/m.py": before}, {"pkg/m.py": after})
+
+
+ALIAS_RULE = "TypeAlias by a name a workspace module gives it (fuzz: probe)"
+REEXPORTED = [
+    _alias("fuzz_typealias_reexported", "from pkg.types import MyTA\n", "MyTA"),
+    _alias("fuzz_typealias_module_attribute", "from pkg import types\n", "types.MyTA"),
+]
+FUZZED = [*TRIVIAL_BODIES, *ALL_FORMS, *SHADOWED, *REEXPORTED]

@@ -12,13 +12,32 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from tests.support.py_fuzzgen_model import TYPES, Block, Blocks, Feature, block, indent, other
+from tests.support.py_fuzzgen_model import (
+    TYPES,
+    Block,
+    Blocks,
+    Feature,
+    block,
+    indent,
+    other,
+    reexport,
+)
 
 if TYPE_CHECKING:
     from tests.support.py_fuzzgen_model import FeatureCtx
 
 EMPTY = Block()
-ENUM_FORMS = ("Enum", "IntEnum", "StrEnum", "str_mixin", "Flag", "auto", "functional", "namer")
+ENUM_FORMS = (
+    "Enum",
+    "IntEnum",
+    "StrEnum",
+    "str_mixin",
+    "Flag",
+    "auto",
+    "functional",
+    "namer",
+    "workspace",
+)
 ENUM_USES = ("match", "ifelse", "value", "literal", "arith", "lookup", "len")
 
 
@@ -35,16 +54,20 @@ def _enum_def(s: EnumSpec) -> Blocks:
     if s.form == "functional":
         names = [f"'${n}'" for n, _ in s.members]
         return {
+            "ebase": EMPTY,
             "namer": EMPTY,
             "enum": block(
                 f"$Color = Enum('$Color', [{', '.join(names)}])", "from enum import Enum"
             ),
         }
     base = {"str_mixin": "str, Enum", "auto": "Enum", "namer": "$Namer, Enum"}.get(s.form, s.form)
-    header = [
-        "from enum import "
-        + {"str_mixin": "Enum", "auto": "Enum, auto", "namer": "Enum, auto"}.get(s.form, s.form)
-    ]
+    imported = {"str_mixin": "Enum", "auto": "Enum, auto", "namer": "Enum, auto"}.get(
+        s.form, s.form
+    )
+    header = [f"from enum import {imported}"]
+    ebase = EMPTY
+    if s.form == "workspace":  # Enum re-exported by another module of the program
+        base, header, ebase = "$WEnum", [], reexport("from enum import Enum as $WEnum", "WEnum")
     lines: list[str] = []
     for name, value in s.members:
         if name == s.method_member:
@@ -65,6 +88,7 @@ def _enum_def(s: EnumSpec) -> Blocks:
             "from typing import Any",
         )
     return {
+        "ebase": ebase,
         "namer": namer,
         "enum": Block(f"class $Color({base}):\n{indent(chr(10).join(lines))}\n", tuple(header)),
     }
@@ -135,6 +159,7 @@ ABC_SPELLINGS = {
     "meta": (("from abc import ABCMeta, abstractmethod",), "metaclass=ABCMeta", "@abstractmethod"),
     "renamed": (("from abc import ABC, abstractmethod as $am",), "ABC", "@$am"),
     "protocol": (("from typing import Protocol",), "Protocol", ""),
+    "workspace": ((), "$WABC", "@$wam"),  # re-exported by another module of the program
 }
 
 
@@ -164,7 +189,12 @@ def _abc_blocks(s: AbcSpec) -> Blocks:
         "local": "def $build() -> None:\n    class $Local($Impl):\n        pass\n\n    $Local()",
         "leaf": "class $Leaf($Impl):\n    pass\n\n\n$leaf = $Leaf()",
     }[s.use]
+    abcs = EMPTY
+    if s.spelling == "workspace":
+        imports = ("from abc import ABC as $WABC", "from abc import abstractmethod as $wam")
+        abcs = Block("$abc_anchor = 0\n", imports, binds=("WABC", "wam"))
     return {
+        "abcs": abcs,
         "base": Block(f"class $Base({bases}):\n{indent(members)}\n", header),
         "mixin": block(f"class $Mixin:\n{indent(mixin if s.mixin_has else 'pass')}"),
         "impl": block(f"class $Impl({order}):\n    pass"),

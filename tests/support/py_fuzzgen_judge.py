@@ -103,6 +103,7 @@ class FuzzReport:
     base_errors: int = 0  # errors cold pyright finds in the bases (any is fine)
     seconds: float = 0.0
     findings: list[Finding] = field(default_factory=list[Finding])
+    errors: list[str] = field(default_factory=list[str])  # batches lost to a failure
     changes: Counter[str] = field(default_factory=Counter[str])  # patches per kind of change
     changes_cross: Counter[str] = field(default_factory=Counter[str])  # ... red outside the patch
 
@@ -121,7 +122,8 @@ class FuzzReport:
             f"narrowed {self.checked_narrowed} vs whole {self.checked_whole}; "
             f"{len(misses)} misses, {len(self.findings) - len(misses) - self.plan_gaps} other "
             "disagreements, "
-            f"{wrong} wrong greens, {self.plan_gaps} plan gaps; {self.seconds:.0f} s"
+            f"{wrong} wrong greens, {self.plan_gaps} plan gaps; {len(self.errors)} batches "
+            f"failed; {self.seconds:.0f} s"
         )
 
 

@@ -80,6 +80,12 @@ def block(code: str, *header: str, binds: tuple[str, ...] = ()) -> Block:
     return Block(textwrap.dedent(code).strip("\n") + "\n", header, binds)
 
 
+def reexport(statement: str, name: str) -> Block:
+    """A block binding ``$name`` only by ``statement`` (``from typing import X as $name``): the
+    blocks using ``$name`` reach a standard construct through a workspace module."""
+    return Block(f"${name}_anchor = 0\n", (statement,), binds=(name,))
+
+
 def indent(code: str, by: int = 1) -> str:
     return textwrap.indent(code, "    " * by)
 

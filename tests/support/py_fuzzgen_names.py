@@ -14,13 +14,14 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from tests.support.py_fuzzgen_model import TYPES, Block, Blocks, Feature, block, other
+from tests.support.py_fuzzgen_model import TYPES, Block, Blocks, Feature, block, other, reexport
 
 if TYPE_CHECKING:
     from tests.support.py_fuzzgen_model import FeatureCtx
 
 EMPTY = Block()
 ALIAS_FORMS = (
+    "workspace",
     "plain",
     "typealias",
     "renamed",
@@ -66,6 +67,7 @@ def _alias_def(s: AliasSpec) -> Block:
             ("import sys",),
         ),
         "literal": (f"$Num = Literal[{', '.join(s.literals)}]", ("from typing import Literal",)),
+        "workspace": (f"$Num: $WTA = {t}", ()),
     }
     code, header = forms[s.form]
     return Block(code + "\n", header, ("Num",) if s.form == "branch" else ())
@@ -115,8 +117,17 @@ def alias(ctx: FeatureCtx) -> Feature:
             ("literal removed", replace(s, literals=s.literals[:1])),
         ]
     use = _alias_use(s)
-    versions = tuple((label, {"def": _alias_def(c), **use}) for label, c in changes)
-    return Feature("alias", {"def": _alias_def(s), **use}, versions)
+
+    def blocks(c: AliasSpec) -> Blocks:
+        ta = (
+            reexport("from typing import TypeAlias as $WTA", "WTA")
+            if c.form == "workspace"
+            else EMPTY
+        )
+        return {"ta": ta, "def": _alias_def(c), **use}
+
+    versions = tuple((label, blocks(c)) for label, c in changes)
+    return Feature("alias", blocks(s), versions)
 
 
 CONST_FORMS = {
@@ -126,6 +137,7 @@ CONST_FORMS = {
     "typed": ("$LIMIT: Final[{t}] = {v}", "from typing import Final"),
     "literal": ("$LIMIT: Literal[{v}] = {v}", "from typing import Literal"),
     "plain": ("$LIMIT = {v}", ""),
+    "workspace": ("$LIMIT: $WFin = {v}", ""),
 }
 
 
@@ -143,7 +155,8 @@ def _const_blocks(s: ConstSpec, base: ConstSpec) -> Blocks:
     mid = block("$COPY: Final = $LIMIT", "from typing import Final") if base.via else EMPTY
     read = "$COPY" if base.via else "$LIMIT"
     use = block(f"$x: Literal[{base.value}] = {read}", "from typing import Literal")
-    return {"const": const, "mid": mid, "use": use}
+    fin = reexport("from typing import Final as $WFin", "WFin") if s.form == "workspace" else EMPTY
+    return {"fin": fin, "const": const, "mid": mid, "use": use}
 
 
 def const(ctx: FeatureCtx) -> Feature:

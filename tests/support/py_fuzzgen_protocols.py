@@ -24,6 +24,7 @@ from tests.support.py_fuzzgen_model import (
     block,
     indent,
     other,
+    reexport,
 )
 
 if TYPE_CHECKING:
@@ -48,6 +49,7 @@ SPELLINGS: dict[str, tuple[tuple[str, ...], str, str]] = {
     "pep695": (("from typing import Protocol",), "", "Protocol"),
     "nested": (("from typing import Protocol",), "", "Protocol"),
     "type_checking": (("from typing import TYPE_CHECKING, Protocol",), "", "Protocol"),
+    "workspace": ((), "", "$WPB"),  # re-exported by another module of the program
 }
 MEMBERS = ("method", "arg", "attr", "property", "call")
 IMPLS = ("plain", "inherited", "nested", "dataclass", "init", "module", "function", "namedtuple")
@@ -118,7 +120,10 @@ def _protocol_blocks(s: ProtoSpec) -> Blocks:
     elif s.spelling == "type_checking":
         cls = f"if TYPE_CHECKING:\n{indent(cls)}\nelse:\n    $P = object"
         binds = ("P",)
-    return {"root": root, "proto": Block(before + cls + "\n", header, binds)}
+    pbase = EMPTY
+    if s.spelling == "workspace":
+        pbase = reexport("from typing import Protocol as $WPB", "WPB")
+    return {"pbase": pbase, "root": root, "proto": Block(before + cls + "\n", header, binds)}
 
 
 def _impl_blocks(s: ProtoSpec) -> tuple[Blocks, str]:

@@ -13,13 +13,30 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from tests.support.py_fuzzgen_model import TYPES, Block, Blocks, Feature, block, indent, other
+from tests.support.py_fuzzgen_model import (
+    TYPES,
+    Block,
+    Blocks,
+    Feature,
+    block,
+    indent,
+    other,
+    reexport,
+)
 
 if TYPE_CHECKING:
     from tests.support.py_fuzzgen_model import FeatureCtx
 
 EMPTY = Block()
-DATACLASS_FORMS = ("dataclass", "alias", "module", "transform", "transform_base", "attrs")
+DATACLASS_FORMS = (
+    "dataclass",
+    "alias",
+    "module",
+    "transform",
+    "transform_base",
+    "attrs",
+    "workspace",
+)
 FORMS = (*DATACLASS_FORMS, "namedtuple", "typeddict")
 USES = ("positional", "match", "keywords", "hash", "order", "sub")
 FIELD_TYPES = ("int", "str", "float", "bytes", "list[int]")
@@ -84,8 +101,12 @@ def _decorator(s: RecordSpec) -> tuple[str, tuple[str, ...], Block]:
         "alias": ("@$dc", "from dataclasses import dataclass as $dc"),
         "module": ("@dataclasses.dataclass", "import dataclasses"),
         "attrs": ("@attrs.define", "import attrs"),
-    }[s.form]
-    return f"{spelled[0]}{opts}\n", (spelled[1],), EMPTY
+    }
+    if s.form == "workspace":  # dataclass re-exported by another module of the program
+        helper = reexport("from dataclasses import dataclass as $wdc", "wdc")
+        return f"@$wdc{opts}\n", (), helper
+    deco, header = spelled[s.form]
+    return f"{deco}{opts}\n", (header,), EMPTY
 
 
 def _record_def(s: RecordSpec) -> Blocks:
@@ -107,7 +128,7 @@ def _record_def(s: RecordSpec) -> Blocks:
             ),
         }
     deco, header, helper = _decorator(s) if s.decorated else ("", (), EMPTY)
-    if s.form == "transform":
+    if s.form in ("transform", "workspace"):
         helper = _decorator(s)[2]
     bases = ""
     if s.form == "transform_base":

@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import shutil
 import time
+import traceback
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from prewrite.errors import PrewriteError
 from tests.support.planner_case import write_tree
+from tests.support.planner_newer_python import PlannerUnavailable
 from tests.support.planner_warm import WarmChecker
 from tests.support.py_fuzzgen import generate_patches, generate_program
 from tests.support.py_fuzzgen_cold import cold_judge
@@ -52,7 +55,15 @@ async def fuzz(
         chunk = seeds[start : start + plan.batch]
         config = choose_config(chunk[0])
         programs = [generate_program(seed, config) for seed in chunk]
-        await _batch(plan, b, programs, where / f"batch{b}", python, report, log)
+        try:
+            await _batch(plan, b, programs, where / f"batch{b}", python, report, log)
+        except (PrewriteError, PlannerUnavailable, OSError, RuntimeError) as exc:
+            # The checker or a planner subprocess failed (a loaded machine, daemon code edited
+            # under a long run): the batch is lost, not the run; the report says so.
+            trace = "".join(traceback.format_exception(exc))
+            report.errors.append(f"batch {b} (seeds {chunk[0]}..{chunk[-1]}): {exc!r}")
+            log(f"batch {b} failed:\n{trace}")
+            shutil.rmtree(where / f"batch{b}", ignore_errors=True)
         report.seconds = time.monotonic() - started
         log(f"batch {b} ({config.toml().strip()!r}): {report.summary()}")
     return report
