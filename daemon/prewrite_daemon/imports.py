@@ -160,18 +160,40 @@ def _body_is_private(fn: ast.FunctionDef | ast.AsyncFunctionDef, in_class: bool)
     return True
 
 
-def _is_trivial(body: list[ast.stmt]) -> bool:
-    for stmt in body:
-        if isinstance(stmt, ast.Pass):
-            continue
-        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
-            continue  # docstring or ...
-        if isinstance(stmt, ast.Raise):
-            exc = stmt.exc.func if isinstance(stmt.exc, ast.Call) else stmt.exc
-            if isinstance(exc, ast.Name) and exc.id == "NotImplementedError":
-                continue
-        return False
-    return True
+def body_kind(body: list[ast.stmt]) -> str:
+    """How pyright may classify a function body, as a marker that differs whenever its verdict
+    can: a *stub* body (only ``...`` and strings, at least one ``...``), a body that raises
+    ``NotImplementedError`` anywhere (pyright takes a method that always raises it as
+    unimplemented; which raises are unconditional is not modelled, so any counts), ``pass``
+    or a lone docstring (implemented, but kept apart), or anything else. A Protocol's or an
+    abstract method's unimplemented body makes subclasses abstract and ``super()`` calls errors."""
+    kinds: list[str] = []
+    constants = [
+        s.value.value for s in body if isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant)
+    ]
+    passes = sum(isinstance(s, ast.Pass) for s in body)
+    if body and len(constants) == len(body):
+        stub = Ellipsis in constants and all(v is Ellipsis or isinstance(v, str) for v in constants)
+        kinds.append("stub" if stub else "constants")
+    elif body and len(constants) + passes == len(body):
+        kinds.append("pass")
+    if _raises_not_implemented(body):
+        kinds.append("raises-not-implemented")
+    return " ".join(kinds) or "implemented"
+
+
+def _raises_not_implemented(body: list[ast.stmt]) -> bool:
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Raise) and node.exc is not None:
+            exc = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
+            name = exc.attr if isinstance(exc, ast.Attribute) else getattr(exc, "id", "")
+            if name == "NotImplementedError":
+                return True
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
+            stack.extend(ast.iter_child_nodes(node))
+    return False
 
 
 def _yields(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
@@ -204,7 +226,7 @@ def _blanked(node: ast.AST, in_class: bool) -> ast.AST:
             return node  # keep the body, nested defs included: all of it may be visible
         # Whether a body is trivial ("...", pass, raise NotImplementedError) is visible:
         # pyright treats trivial protocol/abstract bodies as unimplemented.
-        marker = "trivial" if _is_trivial(node.body) else "implemented"
+        marker = body_kind(node.body)
         if _yields(node):
             marker += " generator"  # an async generator and a coroutine differ to callers
         out = copy.copy(node)

@@ -295,7 +295,18 @@ class NameGraph:
         for other, versions in prop.changed_views().items():
             if any(_under(t, names) for s in versions for t in s.tags or ()):
                 naming.add(other)
-        prop.module_moved(names, naming - {rel}, summary.exports)
+        # A module of the same name elsewhere (``m.py`` beside a new ``m/``) is what the name
+        # resolved to before, or will after: a star import of it gains or loses its names too.
+        exports = summary.exports
+        for other in {f for n in names for f in self._by_module.get(n, ())} - {rel}:
+            found = self._summaries.get(other)
+            if found is None:
+                continue
+            if exports is None or found.exports is None:
+                exports = None
+                break
+            exports |= found.exports
+        prop.module_moved(names, naming - {rel}, exports)
         return True
 
     def _change(

@@ -35,9 +35,11 @@ What a unit mentions is read by ``prewrite_daemon.mentions``.
 from __future__ import annotations
 
 import ast
+import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
+from prewrite_daemon.imports import body_kind
 from prewrite_daemon.mentions import Scan, import_bindings, scan
 
 if TYPE_CHECKING:
@@ -110,6 +112,7 @@ class Collected:
         self.inner_class_units: list[int] = []  # one per header expression of a class not at
         # module level (a base, a keyword's value, a decorator)
         self._not_declaring = _NOT_DECLARING | _special_aliases(tree)
+        self._foreign = _foreign_names(tree)
         self._block(tree.body, [], None)
         self._inner_classes(tree)
         for _, found in self.units:
@@ -117,7 +120,7 @@ class Collected:
         for region in self.regions.values():
             # pyright types a name by its declarations (annotation, def, class) when it has one
             declared = any(d.role in _DECLARING for d in region.declarations)
-            if declared:
+            if declared and region.owner != "__all__":  # every form of __all__ is read
                 region.declarations = [
                     d for d in region.declarations if d.role not in _DROPPED_WHEN_DECLARED
                 ]
@@ -245,7 +248,8 @@ class Collected:
 
     def _annotated(self, stmt: ast.AnnAssign, whole: int, in_class: bool) -> Declaration:
         """Declared: the annotation; the value too where it shapes the type (see the module doc)."""
-        if in_class or not self._declares(stmt.annotation):
+        all_ = isinstance(stmt.target, ast.Name) and stmt.target.id == "__all__"
+        if in_class or all_ or not self._declares(stmt.annotation):
             return Declaration(
                 "ann" if self._declares(stmt.annotation) else "assign", [("ann", (whole,))]
             )
@@ -254,8 +258,14 @@ class Collected:
 
     def _declares(self, annotation: ast.expr) -> bool:
         """A bare ``Final``/``ClassVar``/``TypeAlias`` (by any name the file gives it) leaves
-        the type to the value."""
-        return _last_name(annotation) not in self._not_declaring
+        the type to the value; so may a bare name or attribute imported from a module outside
+        the standard library (another module may call ``TypeAlias`` that): default-keep."""
+        if _last_name(annotation) in self._not_declaring:
+            return False
+        root: ast.expr = annotation
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        return not (isinstance(root, ast.Name) and root.id in self._foreign)
 
     def _function(
         self, fn: ast.FunctionDef | ast.AsyncFunctionDef, guards: list[Piece], cls: str | None
@@ -273,7 +283,7 @@ class Collected:
             decl = Declaration("def", [(marker, whole)], abstract=abstract, decorators=chains)
             self._bind(cls, fn.name, decl, guards)
         else:
-            marker += " trivial" if _is_trivial(fn.body) else ""
+            marker += f" {body_kind(fn.body)}"
             if isinstance(fn, ast.AsyncFunctionDef) and _yields(fn):
                 marker += " generator"  # an async generator and a coroutine differ to callers
             decl = Declaration("def", [(marker, (sig,))], abstract=abstract, decorators=chains)
@@ -370,6 +380,21 @@ def _mutates_all(stmt: ast.stmt) -> bool:
     return isinstance(func, ast.Attribute) and _is_name(func.value, "__all__")
 
 
+def _foreign_names(tree: ast.Module) -> frozenset[str]:
+    """Names the file binds by importing from a module outside the standard library."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            if node.level or module.partition(".")[0] not in sys.stdlib_module_names:
+                names.update(a.asname or a.name for a in node.names)
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name.partition(".")[0] not in sys.stdlib_module_names:
+                    names.add(a.asname or a.name.partition(".")[0])
+    return frozenset(names)
+
+
 def _special_aliases(tree: ast.Module) -> frozenset[str]:
     """Names the file binds to ``Final``, ``ClassVar``, ``TypeAlias`` or ``InitVar`` (``from
     typing import Final as F``, ``F = typing.Final``), to a fixpoint; the spelling of the
@@ -429,21 +454,6 @@ def _signature_comment(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.A
         return [ast.parse(fn.type_comment, mode="func_type")]
     except (SyntaxError, ValueError):
         return [ast.Constant(fn.type_comment)]
-
-
-def _is_trivial(body: list[ast.stmt]) -> bool:
-    """``...``, ``pass``, a docstring, ``raise NotImplementedError``: pyright treats such bodies
-    as unimplemented (protocols, abstract methods, overloads)."""
-    for stmt in body:
-        if isinstance(stmt, ast.Pass) or (
-            isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
-        ):
-            continue
-        if isinstance(stmt, ast.Raise) and stmt.exc is not None:
-            if _last_name(stmt.exc) == "NotImplementedError":
-                continue
-        return False
-    return True
 
 
 def _yields(fn: ast.AsyncFunctionDef) -> bool:

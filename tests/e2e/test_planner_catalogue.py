@@ -46,24 +46,7 @@ TRIVIAL = (
 REEXPORTED_TYPEALIAS = (
     "symbols: TypeAlias under a name a workspace module re-exports keeps the value in the region"
 )
-MISSES = {
-    "proto_bundled_stub_not_installed": (
-        "library_protocols: the Protocols of a stub pyright bundles for a package not installed"
-    ),
-    "fuzz_protocol_docstring_to_ellipsis": TRIVIAL,
-    "fuzz_protocol_docstring_to_docstring_ellipsis": TRIVIAL,
-    "fuzz_protocol_pass_to_ellipsis": TRIVIAL,
-    "fuzz_protocol_raise_after_a_statement": TRIVIAL,
-    "fuzz_abstract_pass_to_ellipsis_super": TRIVIAL,
-    "fuzz_all_annotated": "symbols: the value of an annotated __all__ (what a star import binds)",
-    "fuzz_all_append": "symbols: __all__.append(...) (what a star import binds)",
-    "fuzz_typealias_reexported": REEXPORTED_TYPEALIAS,
-    "fuzz_typealias_module_attribute": REEXPORTED_TYPEALIAS,
-    "fuzz_package_shadows_module_star_chain": (
-        "name_deps: a package added beside a module replaces it; a star import of the module "
-        "loses every name, through star imports of the importers"
-    ),
-}
+MISSES: dict[str, str] = {}
 # (level, case) -> the rule: "planner" (the daemon's Python), "newer" (the planner on Python
 # 3.12+, run only where one is installed and the planner imports there), "warm" (the answer).
 KNOWN: dict[tuple[str, str], str] = {
