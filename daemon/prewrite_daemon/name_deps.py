@@ -107,6 +107,7 @@ from prewrite_daemon.protocol_names import (
     closure,
     merge,
     protocol_members,
+    reachable_protocols,
 )
 from prewrite_daemon.symbol_changes import STDLIB_PROTOCOL_MEMBERS, ModuleChange, diff_modules
 
@@ -160,17 +161,25 @@ class NameGraph:
         else:
             self._library = _Fixed(LibraryProtocolSet(frozenset(library), frozenset()))
         self._facts: ProtocolFacts | None = None  # the workspace's, merged (until an update)
+        self._imported: frozenset[str] = frozenset()  # top-level modules the workspace imports
 
-    def protocols(self, extra: Iterable[ProtocolFacts] = ()) -> frozenset[str] | None:
-        """Every Protocol member name the checker can see: typeshed's, the libraries', and the
-        workspace's (``extra``: the patched versions), whatever name or depth they are declared
+    def protocols(self, extra: Iterable[Summary] = ()) -> frozenset[str] | None:
+        """Every Protocol member name the checker can see: typeshed's stdlib, the libraries',
+        each bundled stub that a file imports (``reachable_protocols``), and the workspace's
+        (``extra``: the patched versions' summaries), whatever name or depth they are declared
         at; None when the libraries' are not known yet."""
-        library = self._library.get() if self._library is not None else None
-        if library is None:
+        found = self._library.get() if self._library is not None else None
+        if found is None:
             return None
         if self._facts is None:
             self._facts = merge(s.protocol_facts for s in self._summaries.values())
-        facts = [self._facts, *extra]
+            self._imported = frozenset(
+                i.partition(".")[0] for s in self._summaries.values() for i in s.imports
+            )
+        extra = list(extra)
+        imported = self._imported | {i.partition(".")[0] for s in extra for i in s.imports}
+        library = reachable_protocols(found, imported)
+        facts = [self._facts, *(s.protocol_facts for s in extra)]
         aliases = closure(facts, SEED | library.aliases)
         return STDLIB_PROTOCOL_MEMBERS | library.members | protocol_members(facts, aliases)
 
@@ -256,7 +265,7 @@ class NameGraph:
         deadline: float | None,
     ) -> Propagation:
         changed = {rel for rel, _, _ in changes}
-        patched = [s.protocol_facts for rel in changed for s in summaries.get(rel, ())]
+        patched = [s for rel in changed for s in summaries.get(rel, ())]
         prop = Propagation(summaries, self._index, self._by_module, scope, changed,
                            lambda: self.protocols(patched), renames.hidden, deadline)  # fmt: skip
         for rel, old, new in changes:
