@@ -40,7 +40,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 CALLED = "()"  # the key of whatever a call returns
-COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 _TYPE_VARIABLES = frozenset({"TypeVar", "ParamSpec", "TypeVarTuple"})  # an alias is not excepted
 _NOT_TYPES = frozenset({"Literal", "Annotated"})  # subscripts whose (other) arguments are values
 _FORWARD_REF_MAX = 256  # longer strings are text, not a type written as a string
@@ -49,7 +48,7 @@ _FORWARD_REF_MAX = 256  # longer strings are text, not a type written as a strin
 @dataclass
 class Scope:
     """A module, class, function (def or lambda) or comprehension body, with the names it
-    binds by Python's rule (``protocol_scopes.collect_bound``)."""
+    binds by Python's rule (``protocol_bound.collect_bound``)."""
 
     kind: str  # module, class, function, comprehension
     tag: str

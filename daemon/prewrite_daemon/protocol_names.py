@@ -30,7 +30,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from prewrite_daemon.protocol_keys import CALLED, attribute
-from prewrite_daemon.protocol_scopes import ModuleFacts, is_dunder
+from prewrite_daemon.protocol_scopes import ModuleFacts
+from prewrite_daemon.protocol_syntax import is_dunder
 
 if TYPE_CHECKING:
     import ast

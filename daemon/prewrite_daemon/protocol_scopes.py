@@ -1,13 +1,13 @@
 """The bindings and classes of one module, by lexical scope (for ``protocol_names``).
 
-Which names a scope binds follows Python's rule, as pyright's binder does: any binding anywhere
-in a function's body makes a name local unless declared ``global``/``nonlocal``; a class body's
-names are its own; a comprehension binds its targets, and a walrus inside it binds in the
-enclosing function. ``protocol_keys`` says what each binding's value may be.
+Two passes per scope: ``protocol_bound`` first collects the names it binds (a read means a local
+only if the scope binds the name anywhere), then ``ModuleFacts`` walks its statements in order,
+recording each binding with the keys its value may be (``protocol_keys``) and each class with
+its base keys and members, and opens the scopes nested in it.
 
 Walked statement by statement: every binding but the walrus is a statement, and no class can be
-defined inside an expression, so expressions are searched only for a walrus, and only when the
-text has ``:=`` (the caller says so; an expression walk costs three times the parse).
+defined inside an expression, so expressions are searched only for a walrus, only when the
+text has ``:=`` (the caller says so), and only once (``protocol_bound`` keeps what it found).
 
 What is bound, with what source: assignments (annotated ones with their declared type too:
 ``P: type[Protocol]`` makes ``class C(P)`` a Protocol), ``for``/``with``/``match`` targets (from
@@ -21,15 +21,18 @@ binds a module, never a class.
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
-from prewrite_daemon.protocol_keys import (
-    CALLED,
+from prewrite_daemon.protocol_bound import Sites, class_members, collect_bound
+from prewrite_daemon.protocol_keys import CALLED, Scope, attribute, mentions, value_of
+from prewrite_daemon.protocol_syntax import (
     COMPREHENSIONS,
-    Scope,
-    attribute,
-    mentions,
-    value_of,
+    DEFS,
+    blocks,
+    body_of,
+    captures,
+    has_walrus,
+    target_names,
 )
 
 if TYPE_CHECKING:
@@ -37,15 +40,6 @@ if TYPE_CHECKING:
 
 Alias = tuple[str, frozenset[str]]
 ClassFact = tuple[frozenset[str], frozenset[str]]
-_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
-_COMPOUND = frozenset(
-    {*_DEFS, ast.ClassDef, ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith}
-    | {ast.Try, ast.TryStar, ast.Match}
-)
-
-
-def is_dunder(name: str) -> bool:
-    return len(name) > 4 and name.startswith("__") and name.endswith("__")
 
 
 class ModuleFacts:
@@ -58,9 +52,12 @@ class ModuleFacts:
         self.aliases: list[Alias] = []
         self.classes: list[ClassFact] = []
         self._scopes: dict[int, Scope] = {}
+        self._sites: Sites | None = {} if walrus else None
 
     def run(self, tree: ast.AST) -> None:
-        self._block(_body(tree), self.scope_of(tree, None))
+        if self._sites is not None and not has_walrus(tree):
+            self._sites = None  # the caller could not tell: a walk without scopes can
+        self._block(body_of(tree), self.scope_of(tree, None))
 
     def scope_of(self, node: ast.AST, parent: Scope | None) -> Scope:
         """The scope ``node`` opens (made once: values and statements share it)."""
@@ -71,7 +68,7 @@ class ModuleFacts:
             kind = "comprehension" if isinstance(node, COMPREHENSIONS) else kind
             line, col = getattr(node, "lineno", 0), getattr(node, "col_offset", 0)
             found = Scope(kind, f"{self.where}:{line}:{col}", parent)
-            collect_bound(found, node, self.walrus)
+            collect_bound(found, node, self._sites)
             self._scopes[id(node)] = found
             if isinstance(node, COMPREHENSIONS) and parent is not None:
                 for i, gen in enumerate(node.generators):  # the first iterable runs outside
@@ -83,9 +80,9 @@ class ModuleFacts:
 
     def _block(self, statements: list[ast.stmt], scope: Scope) -> None:
         for stmt in statements:
-            if self.walrus:
+            if self._sites:
                 self._walruses(stmt, scope)
-            if isinstance(stmt, _DEFS):
+            if isinstance(stmt, DEFS):
                 self._function(stmt, scope)
             elif isinstance(stmt, ast.ClassDef):
                 self._class(stmt, scope)
@@ -158,201 +155,12 @@ class ModuleFacts:
                     self.aliases.append((key, frozenset(sources - {key})))
 
     def _walruses(self, stmt: ast.stmt, scope: Scope) -> None:
-        """Bind every ``name := value`` in the expressions of ``stmt`` (not its blocks)."""
-        todo = [(e, scope) for e in expressions(stmt)]
-        while todo:
-            expr, where = todo.pop()
-            if isinstance(expr, ast.Lambda):
-                continue  # binds in the lambda: nothing there can define a class
-            if isinstance(expr, ast.NamedExpr):
-                self._bind(expr.target, self._value(expr.value, where), where.walrus_scope())
-            if isinstance(expr, COMPREHENSIONS):
-                inner = self.scope_of(expr, where)
-                generators = expr.generators
-                todo.append((generators[0].iter, where))  # the first iterable runs outside
-                todo += [(g.iter, inner) for g in generators[1:]]
-                todo += [(c, inner) for g in generators for c in g.ifs]
-                todo += [(e, inner) for e in _results(expr)]
-                continue
-            todo += [(c, where) for c in ast.iter_child_nodes(expr)]
-
-
-def collect_bound(scope: Scope, node: ast.AST, walrus: bool) -> None:
-    """The names ``node``'s own scope binds (see the module doc)."""
-    if isinstance(node, COMPREHENSIONS):
-        generators: list[ast.comprehension] = getattr(node, "generators", [])
-        scope.bound |= {n for g in generators for n, a in target_names(g.target) if not a}
-        return
-    if isinstance(node, (*_DEFS, ast.Lambda)):
-        scope.bound |= {a.arg for a in _all_args(node.args)}
-    todo = list(_body(node))
-    while todo:
-        stmt = todo.pop()
-        scope.bound |= _statement_names(stmt, scope)
-        if walrus:
-            scope.bound |= {
-                e.target.id
-                for e in walk_expressions(expressions(stmt))
-                if isinstance(e, ast.NamedExpr)
-            }
-        if not isinstance(stmt, (*_DEFS, ast.ClassDef)):
-            todo += [s for block in blocks(stmt) for s in block]
-    scope.bound -= scope.declared_global | scope.declared_nonlocal
-
-
-def _statement_names(stmt: ast.stmt, scope: Scope) -> set[str]:
-    targets: list[ast.AST] = []
-    match stmt:
-        case ast.FunctionDef(name=name) | ast.AsyncFunctionDef(name=name) | ast.ClassDef(name=name):
-            return {name}
-        case ast.Global(names=names):
-            scope.declared_global |= set(names)
-        case ast.Nonlocal(names=names):
-            scope.declared_nonlocal |= set(names)
-        case ast.Import(names=names) | ast.ImportFrom(names=names):
-            return {(a.asname or a.name).split(".")[0] for a in names}
-        case ast.Assign(targets=found) | ast.Delete(targets=found):
-            targets = list(found)
-        case (
-            ast.AnnAssign(target=target)
-            | ast.AugAssign(target=target)
-            | ast.For(target=target)
-            | ast.AsyncFor(target=target)
-        ):
-            targets = [target]
-        case ast.With(items=items) | ast.AsyncWith(items=items):
-            targets = [i.optional_vars for i in items if i.optional_vars is not None]
-        case ast.Try(handlers=handlers) | ast.TryStar(handlers=handlers):
-            return {h.name for h in handlers if h.name}
-        case ast.Match(cases=cases):
-            return {n for case in cases for n in captures(case.pattern)}
-        case _ if type(stmt).__name__ == "TypeAlias":
-            targets = [vars(stmt)["name"]]
-        case _:
-            pass
-    return {n for t in targets for n, is_attribute in target_names(t) if not is_attribute}
-
-
-def class_members(cls: ast.ClassDef, bound: set[str]) -> set[str]:
-    """Non-dunder names of the class: what its body binds (``bound``) and the attributes its
-    methods store on their first parameter (``self.x = ...``, ``self.x: T``, ``cls.x``)."""
-    names = set(bound)
-    todo = list(cls.body)
-    while todo:
-        stmt = todo.pop()
-        if isinstance(stmt, _DEFS):
-            names |= _self_stores(stmt)
-        elif not isinstance(stmt, ast.ClassDef):
-            todo += [s for block in blocks(stmt) for s in block]
-    return {n for n in names if not is_dunder(n)}
-
-
-def _self_stores(func: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
-    params = [*func.args.posonlyargs, *func.args.args]
-    if not params:
-        return set()
-    first = params[0].arg
-    found: set[str] = set()
-    todo = list(func.body)
-    while todo:
-        stmt = todo.pop()
-        targets: list[ast.expr] = []
-        match stmt:
-            case ast.Assign(targets=assigned):
-                targets = assigned
-            case (
-                ast.AnnAssign(target=target) | ast.AugAssign(target=target) | ast.For(target=target)
-            ):
-                targets = [target]
-            case ast.With(items=items):
-                targets = [i.optional_vars for i in items if i.optional_vars is not None]
-            case _:
-                pass
-        for target in targets:
-            for node in ast.walk(target):
-                if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-                    if node.value.id == first:
-                        found.add(node.attr)
-        todo += [s for block in blocks(stmt) for s in block]  # nested functions too
-    return found
-
-
-def blocks(stmt: ast.stmt) -> list[list[ast.stmt]]:
-    """The statement lists of a compound statement (a def's and a class's bodies included)."""
-    if type(stmt) not in _COMPOUND:
-        return []
-    found: list[list[ast.stmt]] = []
-    for name in ("body", "orelse", "finalbody"):
-        block = cast("list[ast.stmt]", getattr(stmt, name, None) or [])
-        found.append(block)
-    if isinstance(stmt, ast.Try | ast.TryStar):
-        found += [h.body for h in stmt.handlers]
-    elif isinstance(stmt, ast.Match):
-        found += [c.body for c in stmt.cases]
-    return found
-
-
-def expressions(stmt: ast.stmt) -> list[ast.AST]:
-    """The expressions ``stmt`` evaluates itself (not in its blocks)."""
-    found: list[ast.AST] = []
-    for child in ast.iter_child_nodes(stmt):
-        if isinstance(child, ast.ExceptHandler):
-            found += [child.type] if child.type is not None else []
-        elif isinstance(child, ast.match_case):
-            found += [child.guard] if child.guard is not None else []
-        elif not isinstance(child, ast.stmt):
-            found.append(child)
-    return found
-
-
-def walk_expressions(roots: list[ast.AST]) -> Iterator[ast.AST]:
-    """Every node under ``roots``, lambdas' insides excepted (they bind in the lambda)."""
-    todo = list(roots)
-    while todo:
-        node = todo.pop()
-        yield node
-        if not isinstance(node, ast.Lambda):
-            todo += ast.iter_child_nodes(node)
-
-
-def target_names(target: ast.AST) -> Iterator[tuple[str, bool]]:
-    """The names a store target binds, each with whether it is an attribute's."""
-    match target:
-        case ast.Name(id=name):
-            yield name, False
-        case ast.Attribute(attr=name):
-            yield name, True
-        case ast.Tuple(elts=elts) | ast.List(elts=elts):
-            for elt in elts:
-                yield from target_names(elt)
-        case ast.Starred(value=value):
-            yield from target_names(value)
-        case _:
-            pass  # a subscript store binds no name
-
-
-def captures(pattern: ast.pattern) -> Iterator[str]:
-    for sub in ast.walk(pattern):
-        match sub:
-            case ast.MatchAs(name=str() as name) | ast.MatchStar(name=str() as name):
-                yield name
-            case ast.MatchMapping(rest=str() as name):
-                yield name
-            case _:
-                pass
-
-
-def _results(node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp) -> list[ast.expr]:
-    return [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
-
-
-def _body(node: ast.AST) -> list[ast.stmt]:
-    body = getattr(node, "body", None)  # a lambda's body is an expression
-    if not isinstance(body, list):
-        return []
-    return [s for s in cast("list[ast.AST]", body) if isinstance(s, ast.stmt)]
-
-
-def _all_args(args: ast.arguments) -> list[ast.arg]:
-    rest = [a for a in (args.vararg, args.kwarg) if a is not None]
-    return [*args.posonlyargs, *args.args, *args.kwonlyargs, *rest]
+        """Bind every ``name := value`` in the expressions of ``stmt`` (not its blocks), from
+        the sites ``collect_bound`` found, opening the comprehensions they are in."""
+        assert self._sites is not None
+        opened: list[Scope] = []
+        for node, inside in self._sites.get(id(stmt), ()):
+            where = scope if inside < 0 else opened[inside]
+            if isinstance(node, ast.NamedExpr):
+                self._bind(node.target, self._value(node.value, where), where.walrus_scope())
+            opened.append(self.scope_of(node, where) if isinstance(node, COMPREHENSIONS) else where)

@@ -143,6 +143,22 @@ CASES = [
         f"from typing import Protocol\nseen = [(W := Protocol)]\nclass K(W):\n{BODY}{CHECK}",
     ),
     case(
+        "walrus_in_nested_comprehension",  # binds in the function, from a later generator's if
+        "from typing import Protocol\ndef f() -> None:\n"
+        "    _ = [q for p in (0,) for q in (p,) if (W := Protocol)]\n"
+        f"    class K(W):\n    {BODY}    {CHECK}",
+    ),
+    case(
+        "walrus_in_first_iterable",  # evaluated outside the comprehension, bound in the module
+        "from typing import Protocol\nX = [c for c in (W := (Protocol,))]\n"
+        f"class K(W[0]):\n{BODY}{CHECK}",
+    ),
+    case(
+        "walrus_in_a_call",
+        "from typing import Protocol\ndef f() -> None:\n    print(W := Protocol)\n"
+        f"    class K(W):\n    {BODY}    {CHECK}",
+    ),
+    case(
         "comprehension",
         f"from typing import Protocol\nX = [c for c in (Protocol,)][0]\nclass K(X):\n{BODY}{CHECK}",
     ),
