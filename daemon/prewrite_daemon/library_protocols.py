@@ -226,9 +226,11 @@ def for_environment(
     typesheds: Iterable[Path] = (),
     checker: str | None = None,
     cache_dir: Path | None = None,
+    linked: Iterable[Path] = (),
 ) -> LibraryProtocols:
     """The Protocols of an environment: pyright's bundled typeshed (keyed by ``checker``, its
-    version), ``typesheds`` a configuration names, the ``site_dirs`` and ``outside`` trees."""
+    version), ``typesheds`` a configuration names, the ``site_dirs`` and ``outside`` trees, and
+    the ``linked`` sources (files outside the root a link inside it points at: one level)."""
     levels: list[dict[str, Any]] = []
     bundled = bundled_typeshed()
     if bundled is not None:
@@ -237,6 +239,8 @@ def for_environment(
     levels += [{"kind": "typeshed", "roots": [str(t)], "key": None} for t in typesheds]
     trees = dict.fromkeys(str(d) for d in [*site_dirs, *outside])
     levels += [{"kind": "tree", "roots": [t], "key": None} for t in trees]
+    files = sorted({str(f) for f in linked} - trees.keys())
+    levels += [{"kind": "tree", "roots": files, "key": None}] if files else []
     return LibraryProtocols(cache_dir or default_cache_dir(), levels)
 
 

@@ -8,6 +8,7 @@ loses nothing). Listing follows directory links (pyright does) but never one alr
 stops past ``MAX_FILES`` (``TooManyFiles``: the scan then has no answer, never a partial one).
 Only directories an import can name are entered: identifiers, and ``<name>-stubs`` at the top
 (``@tests``, ``*.dist-info`` and pyright's own ``typeshed-fallback`` are not importable).
+A root may be a file: a source outside the root that a link inside it points at.
 Nothing here imports the daemon: the scanner process runs it.
 """
 
@@ -44,12 +45,29 @@ class Listing:
 
 
 def list_sources(roots: Iterable[str], limit: int = MAX_FILES) -> Listing:
-    """Every ``.py``/``.pyi`` regular file an import can reach under ``roots``."""
+    """Every ``.py``/``.pyi`` regular file an import can reach under ``roots``; a root that is a
+    regular file is listed itself (the caller knows it is a source: a link's target may have
+    any name)."""
     roots = list(roots)
     files: list[str] = []
     digest = hashlib.sha256()
     seen: set[tuple[int, int]] = set()
+
+    def add(path: str, info: os.stat_result) -> None:
+        files.append(path)
+        stamp = f"{path}\0{info.st_size}\0{info.st_mtime_ns}\0{info.st_ino}\n"
+        digest.update(stamp.encode("utf-8", "surrogateescape"))
+        if len(files) > limit:
+            raise TooManyFiles(f"more than {limit} sources under {roots}")
+
     for root in roots:
+        try:
+            info = os.stat(root)
+        except OSError:
+            continue
+        if stat.S_ISREG(info.st_mode):  # a source linked into the workspace, whatever its name
+            add(root, info)
+            continue
         stack: list[tuple[str, int]] = [(root, 0)]
         while stack:
             directory, depth = stack.pop()
@@ -70,11 +88,7 @@ def list_sources(roots: Iterable[str], limit: int = MAX_FILES) -> Listing:
                     if depth < MAX_DEPTH and _importable_dir(entry.name, depth):
                         stack.append((entry.path, depth + 1))
                 elif stat.S_ISREG(info.st_mode) and entry.name.endswith(SOURCE_SUFFIXES):
-                    files.append(entry.path)
-                    stamp = f"{entry.path}\0{info.st_size}\0{info.st_mtime_ns}\0{info.st_ino}\n"
-                    digest.update(stamp.encode("utf-8", "surrogateescape"))
-                    if len(files) > limit:
-                        raise TooManyFiles(f"more than {limit} sources under {roots}")
+                    add(entry.path, info)
     return Listing(tuple(files), digest.hexdigest()[:32])
 
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from prewrite_daemon.backends.pyright import checker_version, cold_pyright, make_pyright
@@ -21,7 +23,7 @@ from prewrite_daemon.library_protocols import configured_typesheds, for_environm
 from prewrite_daemon.name_deps import NameGraph
 
 if TYPE_CHECKING:
-    from pathlib import Path
+    from collections.abc import Callable, Mapping
 
     from prewrite.protocol import Diagnostic
     from prewrite_daemon.backends.base import Backend, RawDiagnostic
@@ -96,12 +98,22 @@ class PythonLanguage:
         return {rel: [self.normalize(raw) for raw in raws] for rel, raws in found.items()}
 
     def new_graph(
-        self, root: Path, layout: CheckerLayout | None, env: Environment | None = None
+        self,
+        root: Path,
+        layout: CheckerLayout | None,
+        env: Environment | None = None,
+        links: Mapping[str, str] | None = None,
     ) -> NameGraph:
+        """``links``: the shadow's links (root-relative name -> target, absolute when outside
+        the root): the checker reads the sources there too, so their Protocols count (None:
+        the caller does not say, and only ``layout.outside`` is read)."""
         if not isinstance(env, PythonEnvironment) or not isinstance(layout, Layout):
             return NameGraph(None)  # Protocols not known: every member change is its class's
+        dirs, files = linked_sources(links or {}, self.is_source)
         typesheds = configured_typesheds(layout.config.settings, root)
-        library = for_environment(env.site_dirs, layout.outside, typesheds, env.checker)
+        library = for_environment(
+            env.site_dirs, [*layout.outside, *dirs], typesheds, env.checker, linked=files
+        )
         library.prefetch()  # the disk caches only: the scan waits for a member change
         # Off in every pyright rule set (basic to strict): on only where the configuration
         # names it (at the top or in an execution environment), or where a file's comment does
@@ -128,6 +140,23 @@ class PythonLanguage:
     def normalize_message(self, message: str) -> str:
         """pyright's language server indents message details with NBSP; the CLI does not."""
         return message.replace("\u00a0", " ")
+
+
+def linked_sources(
+    links: Mapping[str, str], is_source: Callable[[str], bool]
+) -> tuple[list[Path], list[Path]]:
+    """The directories and the source files outside the root that ``links`` point at (a file
+    counts by its link's name: that is the name the checker reads it by)."""
+    dirs: list[Path] = []
+    files: list[Path] = []
+    for rel, target in sorted(links.items()):
+        if not os.path.isabs(target):
+            continue  # inside the root: mirrored, or linked to what is
+        if os.path.isdir(target):
+            dirs.append(Path(target))
+        elif is_source(rel):
+            files.append(Path(target))
+    return dirs, files
 
 
 PYTHON = PythonLanguage()
