@@ -61,6 +61,12 @@ TRIVIAL_BODIES = [
     _body(
         "fuzz_abstract_pass_to_ellipsis_super", ABSTRACT, "        pass\n", "        ...\n", SUPER
     ),
+    _body(  # both raise NotImplementedError; only the second always does (fuzz seed 30413)
+        "fuzz_protocol_conditional_raise_to_raise",
+        "import sys\n" + PROTOCOL,
+        "        if sys.argv:\n            raise NotImplementedError\n        return 0\n",
+        "        x = 1\n        raise NotImplementedError\n",
+    ),
 ]
 
 # ``__all__`` decides what a star import binds; pyright reads it when annotated and through
@@ -107,6 +113,17 @@ SHADOWED = [
         {**PKG_M, "pkg/use.py": "from pkg.m import f\n\nx: int = f()\n"},
         {"pkg/m/__init__.py": ""},
     ),
+    Case(  # the shadowed file itself: pyright's diagnostics of it change (fuzz seed 30337)
+        "fuzz_package_shadows_module_own_diagnostics",
+        SHADOW_RULE,
+        {
+            "pkg/__init__.py": "",
+            "pkg/types.py": "from typing import Final as WFin\n",
+            "pkg/m.py": "import pkg.types as types_mod\n\nLIMIT: types_mod.WFin = 4\n",
+            "pkg/hub.py": "from pkg.m import *\n",
+        },
+        {"pkg/m/__init__.py": ""},
+    ),
     Case(
         "fuzz_package_shadows_module_reexport",
         SHADOW_RULE,
@@ -131,4 +148,20 @@ REEXPORTED = [
     _alias("fuzz_typealias_reexported", "from pkg.types import MyTA\n", "MyTA"),
     _alias("fuzz_typealias_module_attribute", "from pkg import types\n", "types.MyTA"),
 ]
-FUZZED = [*TRIVIAL_BODIES, *ALL_FORMS, *SHADOWED, *REEXPORTED]
+# ``import pkg.m2`` imports ``pkg/__init__.py`` for pyright's cycle report (it binds ``pkg``);
+# a relative ``from .m0 import x`` does not (fuzz seed 30401).
+CYCLES = [
+    Case(
+        "fuzz_cycle_through_package_init",
+        "an import cycle as pyright reports it (fuzz: cycle)",
+        {
+            "pkg/__init__.py": "from pkg.m1 import X\n",
+            "pkg/m0.py": "Y = 1\n",
+            "pkg/m1.py": "from .m0 import Y\n\nX = Y\n",
+            "pkg/m2.py": "",
+        },
+        {"pkg/m1.py": "import pkg.m2\nfrom .m0 import Y\n\nX = Y\n"},
+        config='reportImportCycles = "error"',
+    ),
+]
+FUZZED = [*TRIVIAL_BODIES, *ALL_FORMS, *SHADOWED, *REEXPORTED, *CYCLES]

@@ -5,22 +5,27 @@ same time: the base, and the tree with every case's patch applied (cases never i
 other, so one case's files see only its own patch). Per case, the truth is which files'
 diagnostics differ at all (what the planner must keep: its claim is a superset of the files
 whose diagnostics may differ) and which diagnostics the patch introduces, diffed exactly as the
-daemon diffs (what the warm daemon must answer).
+daemon diffs (what the warm daemon must answer). The cold runs are ``cold_run``: the oracle's,
+except that a diagnostic pyright's CLI gives no range (an import cycle) is placed at the start
+of its file, where the language server puts it.
 """
 
 from __future__ import annotations
 
+import json
+import subprocess
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
 
-from tests.support.oracle import cold_pyright, introduced_between
+from prewrite.protocol import Diagnostic, Severity
+from prewrite_daemon.backends.pyright import cli_argv
+from prewrite_daemon.languages.python import PYTHON
+from tests.support.oracle import PYRIGHT_SOURCE, OracleFailed, introduced_between, normalize_paths
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
-    from prewrite.protocol import Diagnostic
     from tests.support.planner_case import Case, Layout
 
 Key = tuple[int, int, int, int, str, str, str]
@@ -63,7 +68,7 @@ def judge_layout(layout: Layout, where: Path, python: str) -> GroupTruth:
     layout.write_base(base_root)
     layout.write_patched(patched_root)
     with ThreadPoolExecutor(2) as pool:
-        runs = list(pool.map(cold_pyright, [base_root, patched_root], [python, python]))
+        runs = list(pool.map(cold_run, [base_root, patched_root], [python, python]))
     before, after = (_by_path(run) for run in runs)
     truths: dict[str, CaseTruth] = {}
     for case in layout.cases:
@@ -89,3 +94,47 @@ def existing_after(case: Case) -> set[str]:
     """The case's source files that exist once its patch is applied."""
     after = {**case.base_files(), **case.patched_files()}
     return {rel for rel, text in after.items() if text is not None}
+
+
+NO_RANGE = {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}
+SEVERITIES: dict[str, Severity] = {
+    "error": "error",
+    "warning": "warning",
+    "information": "information",
+}
+
+
+def cold_run(tree: Path, python: str, timeout_s: float = 600.0) -> list[Diagnostic]:
+    """``pyright --outputjson`` on ``tree``, as prewrite reports diagnostics."""
+    tree = tree.resolve()
+    argv = [*cli_argv(), "--outputjson", "--pythonpath", python, "--project", str(tree)]
+    proc = subprocess.run(
+        argv, cwd=tree, capture_output=True, text=True, timeout=timeout_s, check=False
+    )
+    if proc.returncode not in (0, 1):
+        raise OracleFailed(f"pyright exited {proc.returncode}:\n{proc.stdout}\n{proc.stderr}")
+    report = cast("dict[str, Any]", json.loads(proc.stdout))
+    out: list[Diagnostic] = []
+    for item in cast("list[dict[str, Any]]", report.get("generalDiagnostics", [])):
+        severity = SEVERITIES.get(str(item.get("severity")))
+        if severity is None:
+            continue
+        where = cast("dict[str, dict[str, int]]", item.get("range", NO_RANGE))
+        out.append(
+            Diagnostic(
+                path=_relative(Path(str(item["file"])), tree),
+                line=where["start"]["line"] + 1,
+                column=where["start"]["character"] + 1,
+                end_line=where["end"]["line"] + 1,
+                end_column=where["end"]["character"] + 1,
+                severity=severity,
+                rule=str(item.get("rule", "")),
+                message=PYTHON.normalize_message(str(item["message"])),
+                source=PYRIGHT_SOURCE,
+            )
+        )
+    return normalize_paths(out, tree)
+
+
+def _relative(file: Path, tree: Path) -> str:
+    return file.relative_to(tree).as_posix() if file.is_relative_to(tree) else file.as_posix()

@@ -124,9 +124,10 @@ BODIES = ("...", "pass", '"""Implemented by subclasses."""', "raise NotImplement
 
 @dataclass(frozen=True)
 class TrivialSpec:
-    base: str  # "protocol" | "plain" | "abc"
+    base: str  # "protocol" | "plain" | "abc" | "abstract" (@abstractmethod)
     use: str  # "instantiate" | "super"
     body: str
+    member: str = "method"  # "method" | "property" | "classmethod"
 
 
 def _trivial_blocks(s: TrivialSpec, base: TrivialSpec) -> Blocks:
@@ -136,12 +137,16 @@ def _trivial_blocks(s: TrivialSpec, base: TrivialSpec) -> Blocks:
         "abc": (("from abc import ABC",), "ABC"),
         "abstract": (("from abc import ABC, abstractmethod",), "ABC"),
     }[s.base]
-    deco = "@abstractmethod\n" if s.base == "abstract" else ""
-    method = f"{deco}def $run(self) -> int:\n{indent(s.body)}"
+    kind = {"property": "@property\n", "classmethod": "@classmethod\n"}.get(base.member, "")
+    deco = kind + ("@abstractmethod\n" if s.base == "abstract" else "")
+    first = "cls" if base.member == "classmethod" else "self"
+    method = f"{deco}def $run({first}) -> int:\n{indent(s.body)}"
     flag = "$flag = True\n\n\n" if "$flag" in s.body else ""
     base_block = Block(f"{flag}class $Base({bases}):\n{indent(method)}\n", header)
+    call = {"property": "super().$run", "classmethod": "super().$run()"}.get(base.member)
     if base.use == "super":
-        sub = "class $Impl($Base):\n    def $run(self) -> int:\n        return super().$run()"
+        body = f"return {call or 'super().$run()'}"
+        sub = f"class $Impl($Base):\n{indent(kind)}    def $run({first}) -> int:\n        {body}"
     else:
         sub = "class $Impl($Base):\n    pass"
     return {"base": base_block, "impl": block(sub), "use": block("$obj = $Impl()")}
@@ -151,7 +156,8 @@ def trivial(ctx: FeatureCtx) -> Feature:
     rng = ctx.rng
     kinds = ["protocol", "protocol", "abc", "abstract", "plain"]
     use = rng.choice(["instantiate", "super"])
-    s = TrivialSpec(rng.choice(kinds), use, rng.choice(BODIES))
+    member = rng.choice(["method", "method", "property", "classmethod"])
+    s = TrivialSpec(rng.choice(kinds), use, rng.choice(BODIES), member)
     changes = [(f"body {b!r}", replace(s, body=b)) for b in BODIES if b != s.body]
     changes.append(("base kind", replace(s, base=other(rng, s.base, kinds))))
     versions = tuple((label, _trivial_blocks(c, s)) for label, c in changes)

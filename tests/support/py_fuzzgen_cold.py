@@ -4,76 +4,26 @@ One tree per group of patches (each of a different program: programs never impor
 with all of them applied, one cold run each, plus one of the batch's base: the whole warm
 check's answer must equal what cold pyright says the patch introduced, and a file the narrowed
 plan pruned must keep its cold diagnostics exactly (a **gap** otherwise: harmless here, but the
-patch undoing this one would miss what vanished). Diagnostics pyright's CLI gives no range (an
-import cycle) are placed at the start of the file, where the language server puts them.
+patch undoing this one would miss what vanished). The cold runs are ``planner_truth.cold_run``.
 """
 
 from __future__ import annotations
 
-import json
 import shutil
-import subprocess
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING
 
-from prewrite.protocol import Diagnostic, Severity
-from prewrite_daemon.backends.pyright import cli_argv
-from prewrite_daemon.languages.python import PYTHON
-from tests.support.oracle import (
-    PYRIGHT_SOURCE,
-    OracleFailed,
-    introduced_between,
-    normalize_paths,
-    surplus,
-)
+from tests.support.oracle import introduced_between, surplus
 from tests.support.planner_case import write_tree
+from tests.support.planner_truth import cold_run
 from tests.support.py_fuzzgen_judge import Finding, FuzzReport, Judged, pyproject
 from tests.support.py_fuzzgen_render import patch_files, render
 
-NO_RANGE = {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}
-SEVERITIES: dict[str, Severity] = {
-    "error": "error",
-    "warning": "warning",
-    "information": "information",
-}
+if TYPE_CHECKING:
+    from pathlib import Path
 
-
-def cold_run(tree: Path, python: str, timeout_s: float = 600.0) -> list[Diagnostic]:
-    """``pyright --outputjson`` on ``tree``, as prewrite reports diagnostics."""
-    tree = tree.resolve()
-    argv = [*cli_argv(), "--outputjson", "--pythonpath", python, "--project", str(tree)]
-    proc = subprocess.run(
-        argv, cwd=tree, capture_output=True, text=True, timeout=timeout_s, check=False
-    )
-    if proc.returncode not in (0, 1):
-        raise OracleFailed(f"pyright exited {proc.returncode}:\n{proc.stdout}\n{proc.stderr}")
-    report = cast("dict[str, Any]", json.loads(proc.stdout))
-    out: list[Diagnostic] = []
-    for item in cast("list[dict[str, Any]]", report.get("generalDiagnostics", [])):
-        severity = SEVERITIES.get(str(item.get("severity")))
-        if severity is None:
-            continue
-        where = cast("dict[str, dict[str, int]]", item.get("range", NO_RANGE))
-        out.append(
-            Diagnostic(
-                path=_relative(Path(str(item["file"])), tree),
-                line=where["start"]["line"] + 1,
-                column=where["start"]["character"] + 1,
-                end_line=where["end"]["line"] + 1,
-                end_column=where["end"]["character"] + 1,
-                severity=severity,
-                rule=str(item.get("rule", "")),
-                message=PYTHON.normalize_message(str(item["message"])),
-                source=PYRIGHT_SOURCE,
-            )
-        )
-    return normalize_paths(out, tree)
-
-
-def _relative(file: Path, tree: Path) -> str:
-    return file.relative_to(tree).as_posix() if file.is_relative_to(tree) else file.as_posix()
+    from prewrite.protocol import Diagnostic
 
 
 def cold_judge(groups: list[list[Judged]], where: Path, python: str, report: FuzzReport) -> None:
