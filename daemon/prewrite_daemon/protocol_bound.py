@@ -148,10 +148,10 @@ def _self_stores(func: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
     todo = list(func.body)
     while todo:
         stmt = todo.pop()
-        targets: list[ast.expr] = []
+        targets: list[ast.AST] = []
         match stmt:
             case ast.Assign(targets=assigned):
-                targets = assigned
+                targets = list(assigned)
             case (
                 ast.AnnAssign(target=target) | ast.AugAssign(target=target) | ast.For(target=target)
             ):
@@ -160,10 +160,11 @@ def _self_stores(func: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
                 targets = [i.optional_vars for i in items if i.optional_vars is not None]
             case _:
                 pass
-        for target in targets:
-            for node in ast.walk(target):
-                if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-                    if node.value.id == first:
-                        found.add(node.attr)
+        while targets:  # every node of the targets (``self.x[0] = ...`` stores ``x`` too)
+            node = targets.pop()
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+                if node.value.id == first:
+                    found.add(node.attr)
+            targets += children(node)
         todo += [s for block in blocks(stmt) for s in block]  # nested functions too
     return found

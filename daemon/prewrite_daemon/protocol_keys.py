@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from prewrite_daemon.newer_syntax import ALIAS_MARK
+from prewrite_daemon.protocol_syntax import children
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -178,7 +179,7 @@ def mentions(node: ast.AST | None, scope: Scope) -> set[str]:
             found |= {expr.attr, attribute(expr.attr)}
         elif isinstance(expr, ast.Constant) and isinstance(expr.value, str):
             todo += forward_ref(expr.value)
-        todo += ast.iter_child_nodes(expr)
+        todo += children(expr)
     return found
 
 
