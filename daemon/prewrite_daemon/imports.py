@@ -145,6 +145,8 @@ def _body_is_private(fn: ast.FunctionDef | ast.AsyncFunctionDef, in_class: bool)
     """True when nothing in the body can change what importers see of this function."""
     if fn.returns is None:
         return False  # the inferred return type comes from the body
+    if _raises_not_implemented(fn.body):
+        return False  # whether it *always* raises is pyright's code flow: the body decides
     owner = _first_param(fn) if in_class else None
     for node in ast.walk(fn):
         if isinstance(node, ast.Global | ast.Nonlocal):
@@ -177,8 +179,8 @@ def body_kind(body: list[ast.stmt]) -> str:
         kinds.append("stub" if stub else "constants")
     elif body and len(constants) + passes == len(body):
         kinds.append("pass")
-    if _raises_not_implemented(body):
-        kinds.append("raises-not-implemented")
+    if _raises_not_implemented(body):  # whether it always raises: the body itself decides
+        kinds.append("raises " + ast.dump(ast.Module(body=body, type_ignores=[])))
     return " ".join(kinds) or "implemented"
 
 

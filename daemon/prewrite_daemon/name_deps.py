@@ -212,9 +212,16 @@ class NameGraph:
         return set(self._summaries)
 
     def importers(self, rels: Iterable[str], transitive: bool = True) -> set[str]:
-        """Files that import any of ``rels`` (transitively), excluding ``rels`` (as ImportGraph)."""
+        """Files that import any of ``rels`` (transitively), excluding ``rels`` (as ImportGraph),
+        and the files at the same module path (``m.py`` beside ``m/__init__.py`` or ``m.pyi``:
+        which one the name resolves to, and so their own diagnostics, may change)."""
+        rels = set(rels)
         imports = {rel: s.imports for rel, s in self._summaries.items()}
-        return transitive_importers(set(rels), imports, transitive)
+        return transitive_importers(rels, imports, transitive) | self._siblings(rels)
+
+    def _siblings(self, rels: Iterable[str]) -> set[str]:
+        paths = {module_path(rel) for rel in rels}
+        return {f for f in self._summaries if module_path(f) in paths} - set(rels)
 
     def affected(self, changes: Sequence[Change], deadline: float | None = None) -> set[str]:
         """Files (other than the changed ones) whose diagnostics may differ after ``changes``
@@ -251,7 +258,9 @@ class NameGraph:
                 prop.fallback.setdefault(rel, "does not parse")
         reached = prop.files | set(prop.fallback)
         reached |= transitive_importers(set(prop.fallback), imports)
-        return Narrowing(frozenset(reached & scope), dict(prop.fallback),
+        moved = {rel for rel, old, new in changes if old is None or new is None}
+        reached = (reached & scope) | self._siblings(moved)
+        return Narrowing(frozenset(reached - changed), dict(prop.fallback),
                          frozenset(prop.strong), frozenset(prop.attrs))  # fmt: skip
 
     def _propagate(
@@ -336,7 +345,9 @@ class NameGraph:
         (before, old_col), (after, new_col) = parsed
         if old_col is None or new_col is None:
             return ModuleChange(fallback="does not parse")
-        if self._closes_cycle(rel, before.imports ^ after.imports, imports):
+        # every edge, not only the new ones: pyright's cycle report follows edges the graph's do
+        # not (``import pkg.m`` imports ``pkg/__init__.py`` for it, ``from .m import x`` not)
+        if self._closes_cycle(rel, before.imports | after.imports, imports):
             return ModuleChange(fallback="an import cycle appears or disappears")
         change = diff_modules(renames.old_views.get(rel, old_col), new_col, old, new)
         if change.fallback is None and rel in renames.names:
@@ -368,7 +379,7 @@ class NameGraph:
         edges = set(edges)
         if not self._cycles or not edges:
             return False
-        upstream = transitive_importers({rel}, imports) | {rel}
+        upstream = transitive_importers({rel}, imports)  # (a package "importing" itself: no)
         return any(f in upstream for name in edges for f in self._by_module.get(name, ()))
 
 
@@ -380,6 +391,12 @@ class _Fixed:
 
     def get(self) -> LibraryProtocolSet | None:
         return self._found
+
+
+def module_path(rel: str) -> str:
+    """``pkg/m`` for ``pkg/m.py``, ``pkg/m.pyi`` and ``pkg/m/__init__.py``: one module name."""
+    stem = rel.removesuffix(".pyi").removesuffix(".py")
+    return stem.removesuffix("/__init__") if stem.endswith("/__init__") else stem
 
 
 def _under(tag: str, modules: Iterable[str]) -> bool:

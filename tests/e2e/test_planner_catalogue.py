@@ -46,20 +46,12 @@ TRIVIAL = (
 REEXPORTED_TYPEALIAS = (
     "symbols: TypeAlias under a name a workspace module re-exports keeps the value in the region"
 )
-MISSES: dict[str, str] = {
-    "fuzz_protocol_conditional_raise_to_raise": (
-        "imports/symbols: a body's kind is 'raises NotImplementedError anywhere'; pyright asks "
-        "whether it always raises (code flow): the body itself must count"
-    ),
-    "fuzz_cycle_through_package_init": (
-        "name_deps: pyright's cycle report counts `import pkg.m` as importing pkg/__init__.py and "
-        "a relative `from .m import x` as not; the planner saw a cycle in the base already"
-    ),
-    "fuzz_package_shadows_module_own_diagnostics": (
-        "name_deps/imports: a module a package added beside it shadows is not planned, yet "
-        "pyright's diagnostics of the shadowed file itself change"
-    ),
-}
+CYCLE = (
+    "name_deps: pyright's cycle report counts `import pkg.m` and `from pkg import m` (`from . "
+    "import m`) as importing pkg/__init__.py, `from pkg.m import x` and `import pkg.m as m` not; "
+    "the planner takes every prefix as imported and saw the cycle in the base already"
+)
+MISSES: dict[str, str] = {}
 # (level, case) -> the rule: "planner" (the daemon's Python), "newer" (the planner on Python
 # 3.12+, run only where one is installed and the planner imports there), "warm" (the answer).
 KNOWN: dict[tuple[str, str], str] = {
