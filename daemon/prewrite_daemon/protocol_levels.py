@@ -69,8 +69,9 @@ class Level:
         if cached and cached.get("model") == model_version() and cached.get("key") == self.key:
             groups = cast("dict[str, Any]", cached.get("groups", {}))
             self.groups = {str(n): facts_from_json(f) for n, f in groups.items()}
-            imports = cast("dict[str, list[Any]]", cached.get("imports", {}))
-            self.imports = {str(n): frozenset(map(str, m)) for n, m in imports.items()}
+            imports = cast("dict[str, list[Any]] | None", cached.get("imports"))
+            if imports is not None:  # else read again: a level never passes for importing nothing
+                self.imports = {str(n): frozenset(map(str, m)) for n, m in imports.items()}
             self.searched = {str(w) for w in cached.get("searched", [])}
 
     def save(self) -> None:

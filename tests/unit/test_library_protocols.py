@@ -20,7 +20,7 @@ from prewrite_daemon.library_protocols import (
     for_environment,
 )
 from prewrite_daemon.protocol_files import MAX_SOURCE_BYTES, read_bounded
-from prewrite_daemon.protocol_names import reachable_protocols
+from prewrite_daemon.protocol_names import LibraryProtocolSet, reachable_protocols
 from prewrite_daemon.symbol_changes import STDLIB_PROTOCOL_MEMBERS
 from tests.support.setups import make_venv
 
@@ -126,15 +126,22 @@ def test_stubs_reached_through_stubs_and_site_packages(tmp_path: Path, cache: Pa
     assert made <= found.members
     assert "EpsProto" in found.aliases
 
-    def reached(*imports: str) -> set[str]:
-        return set(reachable_protocols(found, imports).members & made)
+    def reached(library: LibraryProtocolSet, *imports: str) -> set[str]:
+        return set(reachable_protocols(library, imports).members & made)
 
-    assert reached() == {"gamma_member"}  # the tree imports gamma
-    assert reached("alpha") == {"alpha_member", "beta_member", "gamma_member"}
-    assert reached("beta") == {"beta_member", "gamma_member"}  # beta imports nothing
-    assert reached("delta.x", "gamma") == {"delta_member", "gamma_member"}
+    assert reached(found) == {"gamma_member"}  # the tree imports gamma
+    assert reached(found, "alpha") == {"alpha_member", "beta_member", "gamma_member"}
+    assert reached(found, "beta") == {"beta_member", "gamma_member"}  # beta imports nothing
+    assert reached(found, "delta.x", "gamma") == {"delta_member", "gamma_member"}
     assert "EpsProto" in reachable_protocols(found, ["eps"]).aliases
     assert "EpsProto" not in reachable_protocols(found, ["alpha"]).aliases
+
+    # the tree changes: a new answer, from the typeshed level's facts and imports kept on disk
+    (tree / "uses.py").write_text("import delta\n")
+    again = for_environment([], [tree], [typeshed], cache_dir=cache).wait(SCAN_S)
+    assert again is not None
+    assert reached(again) == {"delta_member"}
+    assert reached(again, "alpha") == {"alpha_member", "beta_member", "delta_member"}
 
 
 def test_kept_on_disk_and_invalidated_by_an_install(tmp_path: Path, cache: Path) -> None:
