@@ -7,13 +7,13 @@ per listing (``protocol_scan``), so this must cost little more than the read: a 
 expression over the bytes, no ``ast``.
 
 Sound for the question asked (may this file import top-level module ``m``?), never precise:
-every ``import a.b as c, d`` and ``from a.b import ...`` that starts a line or follows ``;`` or
-``:`` (``try: import yaml``) counts, in code, strings and comments alike, backslash
-continuations joined; a word that is no module only adds a name no stub has. Relative imports
-(``from . import x``) stay inside their own package and are not needed. Names are ASCII
-(typeshed's stub packages are): a module named in other letters is not seen. What the checker
-does not follow is left out on purpose: ``__import__("m")`` and ``importlib.import_module`` give
-``ModuleType`` to pyright, not the module.
+every ``import a.b as c, d`` and ``from a.b import ...`` that starts a line (``\n`` or a lone
+``\r``, form feeds allowed) or follows ``;`` or ``:`` (``try: import yaml``) counts, in code,
+strings and comments alike, backslash continuations joined; a word that is no module only adds
+a name no stub has. Relative imports (``from . import x``) stay inside their own package and are
+not needed. Names are ASCII (typeshed's stub packages are): a module named in other letters is
+not seen. What the checker does not follow is left out on purpose: ``__import__("m")`` and
+``importlib.import_module`` give ``ModuleType`` to pyright, not the module.
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ from __future__ import annotations
 import re
 
 _STATEMENT = re.compile(
-    rb"(?:^|[;:])[ \t]*(?:from[ \t]+([A-Za-z_]\w*)|import[ \t]+([^\r\n;#]+))", re.MULTILINE
+    rb"(?:^|[\r;:])[ \t\f]*(?:from[ \t\f]+([A-Za-z_]\w*)|import[ \t\f]+([^\r\n;#]+))",
+    re.MULTILINE,
 )
 _NAME = re.compile(rb"[A-Za-z_]\w*")
 

@@ -92,6 +92,7 @@ print("from the start")
     assert {"a", "b", "e", "h", "i", "p", "q", "s", "t", "u", "v", "x", "y"} <= found
     assert not {"d", "g", "k", "l", "m", "n", "o", "r", "w", "z", "with_import"} & found
     assert imported_top_levels(b"x = 1\n") == set()
+    assert imported_top_levels(b"x = 1\rimport cr\r\x0cfrom ff import y\r\n") == {"cr", "ff"}
 
 
 def test_a_stub_file_belongs_to_its_top_level_module() -> None:
