@@ -150,18 +150,29 @@ REEXPORTED = [
 ]
 # ``import pkg.m2`` imports ``pkg/__init__.py`` for pyright's cycle report (it binds ``pkg``);
 # a relative ``from .m0 import x`` does not (fuzz seed 30401).
+CYCLE_RULE = "an import cycle as pyright reports it (fuzz: cycle)"
+CYCLE_BASE = {
+    "pkg/__init__.py": "from pkg.m1 import X\n",
+    "pkg/m0.py": "Y = 1\n",
+    "pkg/m1.py": "from .m0 import Y\n\nX = Y\n",
+    "pkg/m2.py": "",
+}
+
+
+def _cycle(name: str, added: str, changes: bool = True) -> Case:
+    """``pkg/m1.py`` (imported by ``pkg/__init__.py``) gains the import ``added``."""
+    patch = {"pkg/m1.py": added + "from .m0 import Y\n\nX = Y\n"}
+    config = 'reportImportCycles = "error"'
+    return Case(name, CYCLE_RULE, CYCLE_BASE, patch, config=config, changes=changes)
+
+
 CYCLES = [
-    Case(
-        "fuzz_cycle_through_package_init",
-        "an import cycle as pyright reports it (fuzz: cycle)",
-        {
-            "pkg/__init__.py": "from pkg.m1 import X\n",
-            "pkg/m0.py": "Y = 1\n",
-            "pkg/m1.py": "from .m0 import Y\n\nX = Y\n",
-            "pkg/m2.py": "",
-        },
-        {"pkg/m1.py": "import pkg.m2\nfrom .m0 import Y\n\nX = Y\n"},
-        config='reportImportCycles = "error"',
+    _cycle("fuzz_cycle_through_package_init", "import pkg.m2\n"),
+    _cycle("fuzz_cycle_from_package_import", "from . import m2\n"),
+    _cycle(
+        "fuzz_cycle_type_checking_import",
+        "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    import pkg.m2\n",
     ),
+    _cycle("fuzz_cycle_not_through_import_as", "import pkg.m2 as m2\n", changes=False),
 ]
 FUZZED = [*TRIVIAL_BODIES, *ALL_FORMS, *SHADOWED, *REEXPORTED, *CYCLES]

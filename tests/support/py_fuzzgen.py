@@ -189,7 +189,10 @@ def _candidates(program: Program, rng: random.Random) -> list[tuple[Op, ...]]:
             out.append((Op("all_drop", i, 0, rng.choice(names)),))
         elif names:
             out.append((Op("all_add", i, 0, rng.choice(names)),))
-        out += [(Op("cycle", i, j),) for j in range(i + 1, len(program.slots))][:1]
+        forms = ("import", "import_as", "from_parent", "relative", "type_checking")
+        out += [(Op("cycle", i, j, rng.choice(forms)),) for j in range(i + 1, len(program.slots))][
+            :2
+        ]
         out += [(Op("future", i),), (Op("pyright", i, 0, rng.choice(PYRIGHT_COMMENTS)),)]
         if not slot.ext and "." not in slot.name:
             out += [(Op(kind, i),) for kind in ("to_package", "shadow_package")]

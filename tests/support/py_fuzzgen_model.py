@@ -200,12 +200,12 @@ class Op:
     or a change of slot ``target``: ``delete``, ``move`` (``index`` 1: importers follow),
     ``add``, ``stub_add``, ``stub_drop``, ``stub_only``/``source_only`` (the stub, or the
     source, keeps its base text), ``all_drop`` (``arg`` leaves ``__all__``), ``all_add``,
-    ``getattr``, ``cycle`` (it imports slot ``index``), ``future`` (``from __future__ import
-    annotations``), ``pyright`` (the comment ``arg``), ``to_package`` (``m.py`` becomes
-    ``m/__init__.py``), ``shadow_package`` (an empty ``m/__init__.py`` beside ``m.py``),
-    ``init_shadow`` (the package's ``__init__`` binds the module's name); or of the package:
-    ``init_drop`` (the re-export ``arg``), ``init_delete`` (the ``__init__.py`` of ``arg``,
-    "" or "sub/": a namespace package)."""
+    ``getattr``, ``cycle`` (it imports slot ``index``, spelled ``arg``), ``future`` (``from
+    __future__ import annotations``), ``pyright`` (the comment ``arg``), ``to_package``
+    (``m.py`` becomes ``m/__init__.py``), ``shadow_package`` (an empty ``m/__init__.py`` beside
+    ``m.py``), ``init_shadow`` (the package's ``__init__`` binds the module's name); or of the
+    package: ``init_drop`` (the re-export ``arg``), ``init_delete`` (the ``__init__.py`` of
+    ``arg``, "" or "sub/": a namespace package)."""
 
     kind: str
     target: int = 0

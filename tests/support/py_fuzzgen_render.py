@@ -107,8 +107,8 @@ class _Renderer:
                 bodies[slot].append(code)
                 headers[slot] += header
                 public[slot] += [self._name(f, n) for n in b.defines() if not n.startswith("_")]
-        for lo, hi in view.cycles:
-            self.imports[lo].append(f"import {module_path(program, view, hi)}")
+        for lo, hi, form in view.cycles:
+            self.imports[lo] += self._cycle_import(lo, hi, form)
         reexports = self.reexports if inherited is None else inherited.merged(self.reexports)
         self.reexports = reexports
         files: dict[str, str] = {}
@@ -154,6 +154,22 @@ class _Renderer:
             parts.insert(0, "from __future__ import annotations")
         text = "\n\n\n".join(p.rstrip("\n") for p in parts) + "\n" if parts else ""
         return f"{view.comment[slot]}\n{text}" if slot in view.comment else text
+
+    def _cycle_import(self, lo: int, hi: int, form: str) -> list[str]:
+        """An import of slot ``hi`` in slot ``lo``, spelled ``form``: pyright's cycle report
+        counts ``import a.b`` and ``from a import b`` as importing ``a`` too, the others not."""
+        mod = module_path(self.program, self.view, hi)
+        parent, _, leaf = mod.rpartition(".")
+        if form == "import_as":
+            return [f"import {mod} as {leaf}_cyc"]
+        if form == "from_parent" and parent:
+            return [f"from {parent} import {leaf}"]
+        if form == "relative" and parent and not self.program.slots[lo].ext:
+            here = module_path(self.program, self.view, lo)
+            return [f"from {relative(here, parent)} import {leaf}"]
+        if form == "type_checking":
+            return ["from typing import TYPE_CHECKING", f"if TYPE_CHECKING:\n    import {mod}"]
+        return [f"import {mod}"]
 
     def _name(self, f: int, name: str) -> str:
         return f"{name}_{self.program.features[f].uid}"

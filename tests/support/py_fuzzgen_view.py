@@ -27,7 +27,7 @@ class View:
     all_drop: dict[int, str] = field(default_factory=dict[int, str])
     all_added: dict[int, str] = field(default_factory=dict[int, str])
     getattr: set[int] = field(default_factory=set[int])
-    cycles: list[tuple[int, int]] = field(default_factory=list[tuple[int, int]])
+    cycles: list[tuple[int, int, str]] = field(default_factory=list[tuple[int, int, str]])
     init_drop: set[str] = field(default_factory=set[str])
     renamed: dict[int, tuple[str, str]] = field(default_factory=dict[int, tuple[str, str]])
     packaged: dict[int, str] = field(default_factory=dict[int, str])  # "moved" | "shadowed"
@@ -82,7 +82,7 @@ def _apply(program: Program, view: View, op: Op) -> None:
         case "getattr":
             view.getattr.add(t)
         case "cycle":
-            view.cycles.append((t, op.index))
+            view.cycles.append((t, op.index, op.arg))
         case "init_drop":
             view.init_drop.add(op.arg)
         case "to_package" | "shadow_package":
