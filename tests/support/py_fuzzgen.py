@@ -35,7 +35,7 @@ from tests.support.py_fuzzgen_model import (
     Slot,
 )
 from tests.support.py_fuzzgen_names import alias, const, inferred
-from tests.support.py_fuzzgen_overrides import decorated, override
+from tests.support.py_fuzzgen_overrides import decorated, metaclass, override
 from tests.support.py_fuzzgen_protocols import protocol
 from tests.support.py_fuzzgen_records import record
 from tests.support.py_fuzzgen_render import patch_files, render
@@ -62,6 +62,7 @@ FEATURES: list[tuple[FeatureBuilder, int]] = [
     (trivial, 2),
     (match_args, 2),
     (decorator_alias, 4),
+    (metaclass, 2),
 ]
 PYRIGHT_COMMENTS = (
     "# pyright: strict",

@@ -96,6 +96,42 @@ DUNDERS: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
         (),
     ),
     "eq": ("def __eq__(self, other: object) -> {t}:\n    return {v}", "bool", "$s = {$X()}", ()),
+    "fileno": (
+        "def fileno(self) -> {t}:\n    return {v}",
+        "int",
+        "$r = select.select([$X()], [], [], 0)",
+        ("import select",),
+    ),
+    "write": (
+        "def write(self, s: str, /) -> {t}:\n    return {v}",
+        "int",
+        "print('x', file=$X())",
+        (),
+    ),
+    "round": ("def __round__(self) -> {t}:\n    return {v}", "int", "$v: int = round($X())", ()),
+    "abs": ("def __abs__(self) -> {t}:\n    return {v}", "int", "$v: int = abs($X())", ()),
+    "int": ("def __int__(self) -> {t}:\n    return {v}", "int", "$v = int($X())", ()),
+    "next": ("def __next__(self) -> {t}:\n    return {v}", "int", "$v: int = next($X())", ()),
+    "aenter": (
+        "async def __aenter__(self) -> {t}:\n    return {v}\n\n"
+        "async def __aexit__(self, *args: object) -> None:\n    pass",
+        "int",
+        "async def $f() -> None:\n    async with $X() as $v:\n        $w: int = $v",
+        (),
+    ),
+    "bytes": ("def __bytes__(self) -> {t}:\n    return {v}", "bytes", "$v = bytes($X())", ()),
+    "trunc": (
+        "def __trunc__(self) -> {t}:\n    return {v}",
+        "int",
+        "$v: int = math.trunc($X())",
+        ("import math",),
+    ),
+    "reversed": (
+        "def __reversed__(self) -> Iterator[{t}]:\n    return iter([{v}])",
+        "int",
+        "for $v in reversed($X()):\n    $w: int = $v",
+        ("from collections.abc import Iterator",),
+    ),
 }
 
 

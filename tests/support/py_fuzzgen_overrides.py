@@ -6,6 +6,7 @@ class in a third module; it overrides a method (maybe marked ``@override``), an 
 classmethod, inherits ``__init__``, or passes a keyword to ``__init_subclass__``. Mutations
 retype, extend, finalise (``@final`` spelled several ways, ``Final``), remove or change the kind
 of the base's member. Class decorators: ``functools.total_ordering`` and ``@deprecated``.
+Metaclasses whose members the class object answers for.
 """
 
 from __future__ import annotations
@@ -164,3 +165,54 @@ def decorated(ctx: FeatureCtx) -> Feature:
         changes.append(("__lt__ removed", replace(s, lt=False)))
     versions = tuple((label, _decorated_blocks(c)) for label, c in changes)
     return Feature("decorated", _decorated_blocks(s), versions)
+
+
+# A metaclass's member, reached through the class object by syntax (``C()``, ``C[0]``,
+# ``for x in C``, ``len(C)``, ``C | 1``) or by name, the class maybe getting the metaclass from
+# a base in another module.
+META_MEMBERS = {
+    "call": ("def __call__(cls, *args: object, **kwargs: object) -> {t}:\n    return {v}",
+             "$x: int = $C()"),
+    "getitem": ("def __getitem__(cls, i: int) -> {t}:\n    return {v}", "$x: int = $C[0]"),
+    "iter": ("def __iter__(cls) -> Iterator[{t}]:\n    return iter([{v}])",
+             "for $v in $C:\n    $w: int = $v"),
+    "len": ("def __len__(cls) -> {t}:\n    return {v}", "$n = len($C)"),
+    "or": ("def __or__(cls, other: object) -> {t}:\n    return {v}", "$x: int = $C | 1"),
+    "named": ("def registry(cls) -> {t}:\n    return {v}", "$x: int = $C.registry()"),
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class MetaSpec:
+    member: str
+    inherited: bool  # the class gets the metaclass from a base
+    t: str = "int"
+    present: bool = True
+    keyword: bool = True  # the base (or class) still names the metaclass
+
+
+def _meta_blocks(s: MetaSpec, base: MetaSpec) -> Blocks:
+    code, use = META_MEMBERS[s.member]
+    member = code.format(t=s.t, v=TYPES[s.t]) if s.present else "pass"
+    meta = Block(
+        f"class $Meta(type):\n{indent(member)}\n", ("from collections.abc import Iterator",)
+    )
+    keyword = "metaclass=$Meta" if s.keyword else ""
+    if base.inherited:
+        holder = block(f"class $Base({keyword}):\n    pass")
+        cls = block("class $C($Base):\n    pass")
+    else:
+        holder, cls = EMPTY, block(f"class $C({keyword}):\n    pass")
+    return {"meta": meta, "holder": holder, "cls": cls, "use": block(use)}
+
+
+def metaclass(ctx: FeatureCtx) -> Feature:
+    rng = ctx.rng
+    s = MetaSpec(rng.choice(list(META_MEMBERS)), rng.random() < 0.5)
+    changes = [
+        ("metaclass member retyped", replace(s, t=other(rng, "int"))),
+        ("metaclass member removed", replace(s, present=False)),
+        ("metaclass dropped", replace(s, keyword=False)),
+    ]
+    versions = tuple((label, _meta_blocks(c, s)) for label, c in changes)
+    return Feature("metaclass", _meta_blocks(s, s), versions)
