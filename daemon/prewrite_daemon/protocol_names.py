@@ -18,6 +18,11 @@ checker's job, so this over-approximates it from syntax alone, without resolving
   their bases may evaluate to, and their non-dunder member names (definitions, nested classes,
   assignments and declarations in the body at any depth, ``self.x`` stores in its methods).
 
+- **reach**: the checker sees a bundled stub package only when a file it reads imports it, so
+  an environment's answer (``LibraryProtocolSet``) keeps each bundled stub module's part apart,
+  and ``reachable_protocols`` keeps what a plan's imports reach (on httpx, a member named like
+  one of an unimported stub's, ``getlist`` of WTForms, no longer widens to every importer).
+
 A text no grammar reads gives ``opaque_facts``: any word may be anything. Pure (``ast`` in,
 frozen facts out), so the scanner process (``protocol_scan``) uses it without the daemon.
 """
