@@ -67,7 +67,7 @@ class Daemon:
         self.idle_timeout_s = idle_timeout_s
         self.registry = Registry(
             paths.state_dir, max_warm, protected=(paths.runtime_dir,),
-            planning_budget_s=planning_budget_s,
+            planning_budget_s=planning_budget_s, watch_after_reply=True,
         )  # fmt: skip
         self.started = time.monotonic()
         self.last_activity = time.monotonic()
@@ -114,6 +114,8 @@ class Daemon:
     def after_reply(self, reply: Reply) -> None:
         if isinstance(reply, StopReply):
             self.stopping.set()
+        else:
+            self.registry.start_watchers()  # a check's new watchers, once its reply is out
 
     def _status(self) -> StatusReply:
         return StatusReply(

@@ -1,12 +1,13 @@
-"""The overlay check of one patch on one warm workspace: base, candidate, revert, diff.
+"""The overlay check of one patch on one warm workspace: candidate, revert, base, diff.
 
 Runs under the workspace lock, so no two checks on one server ever see each other's overlays.
-Modified files become in-memory documents (opened with the disk text, then changed to the
-candidate: pyright only invalidates importers on a change). New and deleted modules are
-materialised in the shadow and announced as file events, because pyright resolves imports from
-disk. Everything is put back in ``finally``, so a failure or a cancelled request (a client that
-hung up) leaves no overlay behind. Which files are compared is planned off the event loop,
-within a budget (``planning.py``).
+The patch is laid over the checker as ``overlays.py`` does it (modified files as documents; new
+and deleted modules materialised in the shadow), and everything is put back in ``finally``, so a
+failure or a cancelled request (a client that hung up) leaves no overlay behind. Which files are
+compared is planned off the event loop, within a budget (``planning.py``), while the patched
+files' candidate is pulled. The base is pulled last, and only for files whose candidate has
+diagnostics (none means nothing was introduced there, whatever the base held): a green first
+check costs the checker one pass.
 """
 
 from __future__ import annotations
@@ -16,20 +17,33 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from prewrite.errors import BadRequest, ErrorDetail
 from prewrite.protocol import CheckReply, Diagnostic
-from prewrite_daemon.backends.base import Backend, FileEvent
 from prewrite_daemon.diagnostics import has_error, introduced_by_patch, to_wire
 from prewrite_daemon.limits import Deadline
-from prewrite_daemon.planning import DEFAULT_PLANNING_BUDGET_S, Planner, plan_off_loop
+from prewrite_daemon.overlays import (
+    lay_data,
+    materialise,
+    open_disk,
+    overlay,
+    restore_data,
+    revert,
+)
+from prewrite_daemon.planning import (
+    DEFAULT_PLANNING_BUDGET_S,
+    Planner,
+    patched_files,
+    plan_before_graph,
+    plan_off_loop,
+)
 
 # The plan lives in planning.py; its two names stay importable from here, where checks run.
 from prewrite_daemon.planning import CheckPlan as CheckPlan
 from prewrite_daemon.planning import plan_check as plan_check
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Awaitable, Callable, Iterable, Sequence
 
+    from prewrite_daemon.backends.base import Backend
     from prewrite_daemon.languages.base import DependencyGraph, Language, Scope
     from prewrite_daemon.patch import FileEdit, PreparedPatch
     from prewrite_daemon.shadow import ShadowTree
@@ -41,13 +55,15 @@ class CheckContext:
 
     language: Language
     shadow: ShadowTree
-    graph: DependencyGraph
+    graph: DependencyGraph | None  # None: not built yet (``graph_ready`` waits for it)
     backend: Backend
     base_cache: dict[str, list[Diagnostic]] = field(default_factory=lambda: {})
     scope: Scope | None = None  # None: every file counts
     narrowing: bool = True  # False: every transitive importer of a patched file (``plan_check``)
     planning_budget_s: float = DEFAULT_PLANNING_BUDGET_S
     plan: CheckPlan | None = None  # the last check's plan (what it pruned, whether it fell back)
+    # The graph once complete (a workspace's may still be building when its checker started).
+    graph_ready: Callable[[], Awaitable[DependencyGraph]] | None = None
 
 
 async def _pull(
@@ -97,38 +113,50 @@ def relocate(d: Diagnostic, shadow_prefix: str, real_prefix: str) -> Diagnostic:
 
 
 async def run_check(ctx: CheckContext, patch: PreparedPatch, timeout_s: float) -> CheckReply:
+    """The candidate first, then the base only where the candidate has something to compare.
+
+    The patched files are laid over the checker and pulled while the plan is made (they are in
+    every plan); the importers the plan adds are pulled next. A file whose candidate has no
+    diagnostic cannot hold one the patch introduced, so its base is never needed; the others'
+    come from the cache or are pulled once the overlays are reverted (the disk's view).
+    """
     deadline = Deadline(timeout_s)
     t0 = time.perf_counter()
-    planner = Planner(ctx.graph, ctx.language, ctx.scope, ctx.narrowing, ctx.planning_budget_s)
-    ctx.plan = plan = await plan_off_loop(planner, patch, deadline)
-    t_plan = time.perf_counter()
-    shadow = ctx.shadow
-    edits = {e.path: e for e in plan.source_edits}
-
-    # Base diagnostics, for files that exist before the patch (cached until the tree moves).
-    base_needed = [r for r in plan.checked if r in shadow.files and r not in ctx.base_cache]
+    sure = patched_files(patch, ctx.language, ctx.scope)
+    edits = {e.path: e for e in sure.source_edits}
     opened: list[str] = []
+    laid: tuple[FileEdit, ...] = ()
     try:
-        for rel in base_needed:
-            _open_disk(ctx, rel, opened)
-        ctx.base_cache.update(await _pull(ctx, base_needed, deadline))
-        t_base = time.perf_counter()
-
-        _materialise(ctx, plan.source_edits)
-        _lay_data(ctx, plan.data_edits)
-        for rel in plan.checked:
-            edit = edits.get(rel)
-            _overlay(ctx, rel, edit, opened)
+        materialise(ctx, sure.source_edits)
+        for rel in sure.checked:
+            overlay(ctx, rel, edits[rel], opened)
         # A modified file the checker's scope leaves out is not judged, but what it now says is
         # what its importers must see (the CLI resolves imports to it whatever `include` says).
-        for rel in plan.out_of_scope:
-            if rel in shadow.files and edits[rel].old_text is not None:
-                _overlay(ctx, rel, edits[rel], opened)
-        candidate = await _pull(ctx, plan.checked, deadline)
+        for rel in sure.out_of_scope:
+            if rel in ctx.shadow.files and edits[rel].old_text is not None:
+                overlay(ctx, rel, edits[rel], opened)
+        # Data a source may import must be laid first, and only the plan knows which it is.
+        early = () if sure.maybe_data else sure.checked
+        try:
+            async with asyncio.TaskGroup() as tg:
+                planning = tg.create_task(_plan(ctx, patch, deadline))
+                candidate = await _pull(ctx, early, deadline)
+        except ExceptionGroup as group:
+            raise _first_leaf(group) from None
+        plan, plan_ms = planning.result()
+        ctx.plan = plan
+        lay_data(ctx, plan.data_edits)
+        laid = plan.data_edits
+        others = [rel for rel in plan.checked if rel not in candidate]
+        for rel in others:
+            open_disk(ctx, rel, opened)  # importers; the patched files are laid already
+        candidate |= await _pull(ctx, others, deadline)
         t_cand = time.perf_counter()
     finally:
-        _revert(ctx, plan.source_edits, opened)
-        _restore_data(ctx, plan.data_edits)
+        revert(ctx, sure.source_edits, opened)
+        restore_data(ctx, laid)
+    await _pull_base(ctx, [r for r in plan.checked if candidate[r]], deadline)
+    t_base = time.perf_counter()
 
     new = introduced_by_patch(ctx.base_cache, candidate, edits, plan.checked)
     verified: list[str] = []
@@ -140,9 +168,9 @@ async def run_check(ctx: CheckContext, patch: PreparedPatch, timeout_s: float) -
         diagnostics=new,
         checked_files=list(plan.checked),
         timings_ms={
-            "plan_ms": round((t_plan - t0) * 1000, 1),
-            "base_ms": round((t_base - t_plan) * 1000, 1),
-            "candidate_ms": round((t_cand - t_base) * 1000, 1),
+            "plan_ms": plan_ms,  # while the patched files were pulled
+            "candidate_ms": round((t_cand - t0) * 1000, 1),
+            "base_ms": round((t_base - t_cand) * 1000, 1),
         },
         verified=verified,
         not_verified=[
@@ -150,6 +178,37 @@ async def run_check(ctx: CheckContext, patch: PreparedPatch, timeout_s: float) -
             for rel in plan.out_of_scope
         ],
     )
+
+
+async def _plan(
+    ctx: CheckContext, patch: PreparedPatch, deadline: Deadline
+) -> tuple[CheckPlan, float]:
+    """The plan, and how long it took: without the graph if it is not built and need not be,
+    else with it (waiting for it to be built included)."""
+    started = time.perf_counter()
+    lang, scope, narrowing, budget = ctx.language, ctx.scope, ctx.narrowing, ctx.planning_budget_s
+    graph, plan = ctx.graph, None
+    if graph is None:
+        plan = await plan_before_graph(patch, deadline, lang, scope, narrowing, budget)
+        if plan is None:
+            assert ctx.graph_ready is not None, "a check needs a graph or a way to wait for one"
+            graph = await ctx.graph_ready()
+    if plan is None:
+        assert graph is not None
+        plan = await plan_off_loop(Planner(graph, lang, scope, narrowing, budget), patch, deadline)
+    return plan, round((time.perf_counter() - started) * 1000, 1)
+
+
+async def _pull_base(ctx: CheckContext, rels: Sequence[str], deadline: Deadline) -> None:
+    """Fill the base cache for ``rels`` that existed before the patch, as the disk has them."""
+    needed = [r for r in rels if r in ctx.shadow.files and r not in ctx.base_cache]
+    opened: list[str] = []
+    try:
+        for rel in needed:
+            open_disk(ctx, rel, opened)
+        ctx.base_cache.update(await _pull(ctx, needed, deadline))
+    finally:
+        revert(ctx, (), opened)
 
 
 async def pull_under(
@@ -161,99 +220,14 @@ async def pull_under(
     sources = [e for e in view if ctx.language.is_source(e.path)]
     data = [e for e in view if not ctx.language.is_source(e.path)]
     try:
-        _materialise(ctx, sources)
-        _lay_data(ctx, data)
+        materialise(ctx, sources)
+        lay_data(ctx, data)
         for e in sources:
             if e.old_text is not None and e.new_text is not None:
-                _overlay(ctx, e.path, e, opened)
+                overlay(ctx, e.path, e, opened)
         for rel in rels:
-            _open_disk(ctx, rel, opened)
+            open_disk(ctx, rel, opened)
         return await _pull(ctx, rels, deadline)
     finally:
-        _revert(ctx, sources, opened)
-        _restore_data(ctx, data)
-
-
-def _materialise(ctx: CheckContext, edits: Iterable[FileEdit]) -> None:
-    """New and deleted modules go to the shadow and are announced: imports resolve from disk."""
-    shadow, backend = ctx.shadow, ctx.backend
-    events: list[FileEvent] = []
-    for e in edits:
-        if e.old_text is None or e.new_text is None:
-            path = shadow.shadow_path(e.path)
-            if e.new_text is None:
-                backend.close(path)
-                shadow.remove(e.path)
-                events.append(FileEvent(path, "deleted"))
-            else:
-                shadow.write(e.path, e.new_text)
-                events.append(FileEvent(path, "created"))
-    backend.files_changed(events)
-
-
-def _lay_data(ctx: CheckContext, edits: Iterable[FileEdit]) -> None:
-    """Data files sources import (JSON modules) are read from the shadow by the checker: the
-    patch's version is written there and announced."""
-    shadow, events = ctx.shadow, list[FileEvent]()
-    for e in edits:
-        path = shadow.shadow_path(e.path)
-        if e.new_text is None:
-            shadow.remove(e.path)
-            events.append(FileEvent(path, "deleted"))
-        else:
-            shadow.write(e.path, e.new_text)
-            events.append(FileEvent(path, "created" if e.old_text is None else "changed"))
-    ctx.backend.files_changed(events)
-
-
-def _restore_data(ctx: CheckContext, edits: Iterable[FileEdit]) -> None:
-    shadow, backend = ctx.shadow, ctx.backend
-    events = list[FileEvent]()
-    for e in edits:
-        shadow.restore(e.path)
-        kind = "deleted" if e.old_text is None else "created" if e.new_text is None else "changed"
-        events.append(FileEvent(shadow.shadow_path(e.path), kind))
-    if backend.pid is not None and not backend.exited:
-        backend.files_changed(events)
-
-
-def _overlay(ctx: CheckContext, rel: str, edit: FileEdit | None, opened: list[str]) -> None:
-    """Open ``rel`` as the candidate has it: a new file with its text, a modified one with its
-    disk text then changed (pyright only invalidates importers on a change), others as on disk."""
-    path = ctx.shadow.shadow_path(rel)
-    if edit is not None and edit.old_text is None:
-        assert edit.new_text is not None
-        ctx.backend.open(path, edit.new_text)
-        opened.append(rel)
-        return
-    _open_disk(ctx, rel, opened)
-    if edit is not None and edit.new_text is not None:
-        ctx.backend.change(path, edit.new_text)
-
-
-def _open_disk(ctx: CheckContext, rel: str, opened: list[str]) -> None:
-    path = ctx.shadow.shadow_path(rel)
-    if ctx.backend.is_open(path):
-        return
-    text = ctx.shadow.read_text(rel)
-    if text is None:
-        raise BadRequest(f"{rel} is not UTF-8 text", [ErrorDetail("not UTF-8", rel)])
-    ctx.backend.open(path, text)
-    opened.append(rel)
-
-
-def _revert(ctx: CheckContext, edits: Iterable[FileEdit], opened: list[str]) -> None:
-    """Close every document and put the shadow back as the workspace has it."""
-    shadow, backend = ctx.shadow, ctx.backend
-    alive = backend.pid is not None and not backend.exited
-    if alive:
-        for rel in opened:
-            backend.close(shadow.shadow_path(rel))
-    events: list[FileEvent] = []
-    for e in edits:
-        if e.old_text is None or e.new_text is None:
-            shadow.restore(e.path)
-            kind = "created" if e.new_text is None else "deleted"
-            events.append(FileEvent(shadow.shadow_path(e.path), kind))
-    if alive:
-        backend.files_changed(events)
+        revert(ctx, sources, opened)
+        restore_data(ctx, data)

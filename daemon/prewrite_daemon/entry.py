@@ -3,11 +3,14 @@
 The lock that serialises checks on the workspace's checker is the workspace's own; the entry
 puts a queue in front of it: at most ``max_queue`` checks wait, more are ``busy``; a check's
 deadline covers its wait. The workspace is idle when no request uses it and its lock is free:
-then its narrowed greens are re-checked (``idle_recheck.py``).
+then its narrowed greens are re-checked (``idle_recheck.py``). A request that will type-check on
+a workspace without a running checker warms it up first (``warm_up``): the checker starts in the
+queue's first place while the ladder's cheap rungs (parse, ruff) run, not after them.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hashlib
 import logging
@@ -15,7 +18,7 @@ import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from prewrite.errors import Busy, InvalidWorkspace, StateDirUnwritable
+from prewrite.errors import Busy, InvalidWorkspace, PrewriteError, StateDirUnwritable
 from prewrite_daemon.idle_recheck import IdleRechecker
 from prewrite_daemon.ladder.node_tools import NodeTools
 from prewrite_daemon.ladder.ruff import Ruff
@@ -26,7 +29,7 @@ if TYPE_CHECKING:
     from collections.abc import AsyncGenerator, Callable, Generator
     from pathlib import Path
 
-    from prewrite.protocol import CheckReply, CheckRequest, Diagnostic
+    from prewrite.protocol import ApplyRequest, CheckReply, CheckRequest, Diagnostic
     from prewrite_daemon.ladder.runner import Ladder
     from prewrite_daemon.patch import PreparedPatch
     from prewrite_daemon.recheck import PendingRecheck
@@ -76,6 +79,7 @@ class Entry:
         self._users = 0
         self._requests = 0
         self.rechecker = IdleRechecker(workspace, self._busy, on_miss or _log_only)
+        self._warming: asyncio.Task[None] | None = None
 
     def statistics(self) -> EntryStatistics:
         return EntryStatistics(
@@ -110,6 +114,38 @@ class Entry:
 
     def _busy(self) -> bool:
         return self.closed or self._requests > 0 or self.workspace.lock.locked()
+
+    def warm_up(self, timeout_s: float) -> asyncio.Task[None] | None:
+        """Start the workspace's checker now, in a task of the entry's own (returned), if none
+        runs and nobody holds the workspace: the type check that follows waits for it in the
+        queue (it asked after) instead of starting it after the ladder's cheap rungs. Its
+        failure is only logged: the check meets it again at its own admission, and answers."""
+        ws = self.workspace
+        if self._warming is not None or self.closed or ws.lock.locked() or ws.checker_running():
+            return None
+        if self.max_queue < 1:
+            return None  # the check that follows could not wait behind it: ``busy``
+        self._warming = asyncio.create_task(self._warm(timeout_s), name=f"warm up {ws.root}")
+        return self._warming
+
+    async def _warm(self, timeout_s: float) -> None:
+        try:
+            async with within(timeout_s, "starting the checker"), self._turn():
+                if not self.closed and not self.workspace.checker_running():
+                    await self.workspace.prepare()  # else the check got there first
+        except (PrewriteError, OSError) as exc:
+            log.info("warming up %s: %s", self.workspace.root, exc)
+        except Exception:
+            log.exception("warming up %s failed", self.workspace.root)
+        finally:
+            self._warming = None
+
+    async def stop_warm_up(self) -> None:
+        """End a warm-up under way (the registry stops the workspace next)."""
+        warming = self._warming
+        if warming is not None:
+            warming.cancel()
+            await asyncio.gather(warming, return_exceptions=True)
 
     async def sync(self) -> None:
         """Bring the checker's view up to date with the disk now (after a write)."""
@@ -170,3 +206,14 @@ class Entry:
 def _log_only(ws: Workspace, item: PendingRecheck, missed: list[Diagnostic]) -> None:
     del item
     log.warning("narrowing miss in %s: %d diagnostic(s) missed", ws.root, len(missed))
+
+
+def warm_up(entries: list[Entry], ladder: Ladder, request: CheckRequest | ApplyRequest) -> None:
+    """Warm up the entries' checkers if the request's ladder will reach its type check."""
+    try:
+        type_checks = ladder.config.restricted(request.rungs).enabled("typecheck")
+    except PrewriteError:
+        return  # the ladder refuses the request itself
+    if type_checks:
+        for entry in entries:
+            entry.warm_up(request.timeout_s)

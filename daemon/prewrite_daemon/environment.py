@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -63,6 +64,22 @@ class Fingerprint:
         """The names of the parts that differ between two fingerprints."""
         mine, theirs = dict(self.parts), dict(other.parts)
         return sorted(k for k in mine.keys() | theirs.keys() if mine.get(k) != theirs.get(k))
+
+
+def resolve_python(root: Path, given: str | None) -> str:
+    """The interpreter whose packages the checker sees: given, else the root's venv, else PATH."""
+    if given:
+        if not Path(given).exists():
+            raise InvalidWorkspace(f"interpreter not found: {given}")
+        return given
+    for name in (".venv", "venv"):
+        candidate = root / name / "bin" / "python"
+        if candidate.exists():
+            return str(candidate)
+    found = shutil.which("python3") or shutil.which("python")
+    if not found:
+        raise InvalidWorkspace("no Python interpreter found; pass --python")
+    return found
 
 
 def is_graph_file(rel: str) -> bool:

@@ -38,8 +38,9 @@ async def judge(
     re-checked when the workspace is idle, ``recheck.py``)."""
     assert ws.layout is not None
     ctx = CheckContext(
-        ws.language, ws.shadow, ws.graph, backend, ws.base_cache, ws.layout.scope,
+        ws.language, ws.shadow, ws.built_graph(), backend, ws.base_cache, ws.layout.scope,
         narrowing=ws.narrowing, planning_budget_s=ws.planning_budget_s,
+        graph_ready=ws.ready_graph,
     )  # fmt: skip
     candidate = candidate_layout(ws, patch)
     deadline = Deadline(timeout_s)

@@ -17,6 +17,12 @@ budget (``DEFAULT_PLANNING_BUDGET_S``, never more than half of what the request 
 wider check has time), the plan is every importer and says how long narrowing ran
 (``CheckPlan.fallback_ms``, on the receipt). A planner that does not stop at its deadline is
 interrupted ``STRAY_GRACE_S`` after it, never left running.
+
+A plan needs the graph only when the graph can change it. A patch that leaves every patched
+module's interface alone (a body-only edit) compares the patched files alone, whatever the graph
+says, so it is planned without one (``plan_before_graph``) while a workspace's graph is not built
+yet; the importers it prunes (every importer of the patched files) are the graph's, later
+(``CheckPlan.pruned_later``, ``pruned_importers``).
 """
 
 from __future__ import annotations
@@ -32,6 +38,8 @@ from prewrite_daemon.interruptible import Interrupted, InterruptibleThread
 from prewrite_daemon.languages.base import PlanningBudgetExceeded
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from prewrite_daemon.languages.base import DependencyGraph, Language, Scope
     from prewrite_daemon.limits import Deadline
     from prewrite_daemon.patch import FileEdit, PreparedPatch
@@ -54,6 +62,42 @@ class CheckPlan:
     # Files that are not sources but that sources import (a JSON module under
     # ``resolveJsonModule``): written into the shadow for the check, as the checker reads them.
     data_edits: tuple[FileEdit, ...] = ()
+    # Planned without the graph: ``pruned`` is every importer of the patched files, in scope,
+    # once the graph is built (``pruned_importers``).
+    pruned_later: bool = False
+
+
+@dataclass(frozen=True)
+class PatchedFiles:
+    """What every plan of a patch holds, whatever the graph says: its source edits, the patched
+    files it compares (in the checker's scope and in the candidate) and the patched files the
+    scope leaves out. Known before planning, so a check pulls these while the plan is made."""
+
+    source_edits: tuple[FileEdit, ...]
+    checked: tuple[str, ...]
+    out_of_scope: tuple[str, ...]
+    # Edits of other files than sources and the checker's settings: data a source may import
+    # (the graph decides, ``imported_data``), laid in the shadow before anything is pulled.
+    maybe_data: bool
+
+
+def patched_files(
+    patch: PreparedPatch, language: Language, scope: Scope | None = None
+) -> PatchedFiles:
+    py = tuple(e for e in patch.edits if language.is_source(e.path))
+    patched = sorted(e.path for e in py if e.new_text is not None)
+    data = any(
+        not language.is_source(e.path) and not language.is_checker_config(e.path)
+        for e in patch.edits
+    )
+    if scope is None:
+        return PatchedFiles(py, tuple(patched), (), data)
+    return PatchedFiles(
+        py,
+        tuple(r for r in patched if scope.covers(r)),
+        tuple(r for r in patched if not scope.covers(r)),
+        data,
+    )
 
 
 def plan_check(
@@ -72,8 +116,10 @@ def plan_check(
     source file (``graph.importers``), whether or not its interface changed — the reference a
     narrowed plan must agree with (a workspace's ``narrowing`` attribute sets it for its checks).
     ``deadline`` (``time.monotonic()``): past it, narrowing raises ``PlanningBudgetExceeded``.
+    Its patched files are ``patched_files``'s.
     """
-    py = tuple(e for e in patch.edits if language.is_source(e.path))
+    sure = patched_files(patch, language, scope)
+    py = sure.source_edits
     data = imported_data(patch, graph, language)
     everything = [e.path for e in (*py, *data)]
     deleted = {e.path for e in py if e.new_text is None}
@@ -94,13 +140,12 @@ def plan_check(
         if reaching:
             checked |= graph.affected(reaching, deadline) - deleted
         pruned = graph.importers(everything) - checked - deleted
-    patched = {e.path for e in py if e.new_text is not None}
     if scope is None:
         return CheckPlan(py, tuple(sorted(checked)), pruned=tuple(sorted(pruned)), data_edits=data)
     return CheckPlan(
         py,
         tuple(sorted(r for r in checked if scope.covers(r))),
-        tuple(sorted(r for r in patched if not scope.covers(r))),
+        sure.out_of_scope,
         tuple(sorted(r for r in pruned if scope.covers(r))),
         data_edits=data,
     )
@@ -119,6 +164,65 @@ def imported_data(
         and not language.is_checker_config(e.path)
         and graph.importers([e.path], transitive=False)
     )
+
+
+def plan_without_graph(
+    patch: PreparedPatch,
+    language: Language,
+    scope: Scope | None = None,
+    *,
+    narrowing: bool = True,
+    deadline: float | None = None,
+) -> CheckPlan | None:
+    """``plan_check``'s plan when no graph can change it, else None: narrowing on, and no patched
+    file reaches everything, may be data a source imports, or changes its module's interface
+    (added and deleted modules do). Then only the patched files are compared."""
+    sure = patched_files(patch, language, scope)
+    if not narrowing or sure.maybe_data:
+        return None
+    for e in sure.source_edits:
+        if language.reaches_everything(e.path, e.old_text, e.new_text):
+            return None
+        if language.interface_changed(e.path, e.old_text, e.new_text):
+            return None
+        if deadline is not None and time.monotonic() > deadline:
+            return None
+    return CheckPlan(sure.source_edits, sure.checked, sure.out_of_scope, pruned_later=True)
+
+
+def pruned_importers(
+    files: Iterable[str], graph: DependencyGraph, scope: Scope | None
+) -> tuple[str, ...]:
+    """What a plan made without the graph pruned: every importer of its patched ``files``."""
+    found = graph.importers(files)
+    return tuple(sorted(r for r in found if scope is None or scope.covers(r)))
+
+
+async def plan_before_graph(
+    patch: PreparedPatch,
+    deadline: Deadline,
+    language: Language,
+    scope: Scope | None,
+    narrowing: bool = True,
+    budget_s: float = DEFAULT_PLANNING_BUDGET_S,
+) -> CheckPlan | None:
+    """``plan_without_graph`` in a thread of its own within the budget; None: ask the graph."""
+    budget = min(budget_s, deadline.left() / 2)
+    stop = time.monotonic() + budget
+
+    def plan() -> CheckPlan | None:
+        return plan_without_graph(patch, language, scope, narrowing=narrowing, deadline=stop)
+
+    job = InterruptibleThread(plan, "prewrite planning")
+    try:
+        found = await job.wait(budget + STRAY_GRACE_S)
+    except Exception:  # the graph's planner decides, and widens if it cannot
+        log.exception("planning without the graph failed")
+        found = None
+    finally:
+        if job.running:  # past its deadline, or cancelled: never left running
+            job.keep_interrupting(STRAY_GRACE_S)
+    return found
 
 
 @dataclass(frozen=True)

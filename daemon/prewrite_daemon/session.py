@@ -21,20 +21,17 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-import shutil
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import msgspec
 
-from prewrite.errors import (
-    InvalidWorkspace,
-    PrewriteError,
-)
+from prewrite.errors import PrewriteError
 from prewrite.trust import is_trusted
 from prewrite_daemon.apply import apply_patch, finish
-from prewrite_daemon.entry import DEFAULT_MAX_QUEUE, Entry
+from prewrite_daemon.entry import DEFAULT_MAX_QUEUE, Entry, warm_up
+from prewrite_daemon.environment import resolve_python
 from prewrite_daemon.ladder.config import load_config
 from prewrite_daemon.ladder.record import VerdictRecord, record_verdict
 from prewrite_daemon.ladder.runner import Ladder
@@ -65,22 +62,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def resolve_python(root: Path, given: str | None) -> str:
-    """The interpreter whose packages the checker sees: given, else the root's venv, else PATH."""
-    if given:
-        if not Path(given).exists():
-            raise InvalidWorkspace(f"interpreter not found: {given}")
-        return given
-    for name in (".venv", "venv"):
-        candidate = root / name / "bin" / "python"
-        if candidate.exists():
-            return str(candidate)
-    found = shutil.which("python3") or shutil.which("python")
-    if not found:
-        raise InvalidWorkspace("no Python interpreter found; pass --python")
-    return found
-
-
 Key = tuple[Path, str, str, bool]  # root, language, interpreter, trusted
 
 
@@ -100,12 +81,16 @@ class Registry:
         limits: ReplyLimits | None = None,
         trusted: Callable[[Path], bool] | None = None,
         planning_budget_s: float = DEFAULT_PLANNING_BUDGET_S,
+        watch_after_reply: bool = False,
     ) -> None:
         """``trusted`` decides whether a root may run its own code (default: the user's list,
-        ``prewrite.trust``); ``planning_budget_s`` bounds narrowing per check (``planning``)."""
+        ``prewrite.trust``); ``planning_budget_s`` bounds narrowing per check (``planning``);
+        ``watch_after_reply``: new watchers wait for ``start_watchers`` (see there)."""
         self.state_dir = state_dir
         self.max_warm = max_warm
         self.watch = watch
+        self.watch_after_reply = watch_after_reply
+        self._to_watch: list[Entry] = []
         self.max_queue = max_queue
         self.limits = limits or ReplyLimits()
         self.protected = (state_dir.resolve(), *(p.resolve() for p in protected))
@@ -174,6 +159,7 @@ class Registry:
                 root, load_config(root), first.ruff, typecheck_all(entries), self.protected,
                 node=first.node, trusted=self.trusted,
             )  # fmt: skip
+            warm_up(entries, ladder, request)  # the checkers start while the cheap rungs run
             yield entries, ladder
 
     async def check(self, request: CheckRequest) -> CheckReply:
@@ -190,8 +176,9 @@ class Registry:
                 raise
             total = (time.perf_counter() - started) * 1000
             record_verdict(self.record, root, reply, None, ladder.reports, files, total)
-            for each in entries:
-                self._start_watching(each)
+            self._to_watch += entries
+            if not self.watch_after_reply:
+                self.start_watchers()
         timings = {**reply.timings_ms, "total_ms": round(total, 1)}
         return self.misses.tell(root, msgspec.structs.replace(reply, timings_ms=timings))
 
@@ -224,6 +211,14 @@ class Registry:
     def stats(self, root: str | None) -> StatsReply:
         return self.record.stats(str(resolve_root(root)) if root else None)
 
+    def start_watchers(self) -> None:
+        """Start the watchers checks asked for since the last call (``watch_after_reply``: the
+        daemon calls it once a reply is out, as watchfiles sets a site-packages' watches up on
+        the event loop, 0.65 s for 8,400 directories, which must not delay that reply)."""
+        to_watch, self._to_watch = self._to_watch, []
+        for entry in to_watch:
+            self._start_watching(entry)
+
     def _start_watching(self, entry: Entry) -> None:
         if not self.watch or entry.watcher is not None or entry.closed:
             return
@@ -245,6 +240,7 @@ class Registry:
             del self._entries[_key(ws)]
         self._releasing.add(entry)
         try:
+            await entry.stop_warm_up()
             await entry.rechecker.stop()
             async with ws.lock:
                 await ws.stop()
@@ -283,6 +279,7 @@ class Registry:
             excess -= 1
 
     async def _stop_entry(self, entry: Entry) -> None:
+        await entry.stop_warm_up()
         await entry.rechecker.stop()
         if entry.watcher is not None:
             await entry.watcher.stop()

@@ -3,12 +3,13 @@
 This is the one owner of a workspace's mutable state; everything changes under ``lock``. What
 differs between languages (files, checker, configuration, graph) comes from its ``Language``.
 Freshness: a check is admitted against a fingerprint and a shadow generation, and its verdict is
-only sent if both are unchanged when it is done (the shadow is re-scanned, the fingerprint
-re-taken); otherwise it is recomputed, and after ``MAX_ATTEMPTS`` it is ``stale_environment``.
-A changed environment (config, installed packages, interpreter) restarts the checker: restart
-is the policy because pyright applies such changes asynchronously, so no pull could prove it
-saw them. A green whose plan pruned importers is remembered (``rechecks``) and compared again
-without narrowing when the workspace is idle (``recheck.py``, ``idle_recheck.py``).
+only sent if both are unchanged when it is done (``freshness.py``). A changed environment
+(config, installed packages, interpreter) restarts the checker: restart is the policy because
+pyright applies such changes asynchronously, so no pull could prove it saw them. A green whose
+plan pruned importers is remembered (``rechecks``) and compared again without narrowing when the
+workspace is idle (``recheck.py``, ``idle_recheck.py``). The graph is rebuilt at each checker
+start, off the event loop, once a plan needs it or a check has answered (``graph_keeper.py``):
+a body-only edit's check never waits for it.
 """
 
 from __future__ import annotations
@@ -19,16 +20,15 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import msgspec
-
-from prewrite.errors import BackendFailed, ErrorDetail, StaleBase, StaleEnvironment
+from prewrite.errors import BackendFailed
 from prewrite.protocol import Diagnostic, WorkspaceStatus
 from prewrite_daemon.backends.base import Backend, BackendState, FileEvent
 from prewrite_daemon.editor.layer import EditorLayer
-from prewrite_daemon.judge import judge
-from prewrite_daemon.planning import DEFAULT_PLANNING_BUDGET_S
+from prewrite_daemon.freshness import check_fresh
+from prewrite_daemon.graph_keeper import GraphKeeper
+from prewrite_daemon.planning import DEFAULT_PLANNING_BUDGET_S, pruned_importers
 from prewrite_daemon.preemptible_lock import PreemptibleLock
-from prewrite_daemon.recheck import PendingRecheck, RecheckQueue, now
+from prewrite_daemon.recheck import PendingRecheck, RecheckQueue
 from prewrite_daemon.shadow import ShadowTree
 
 if TYPE_CHECKING:
@@ -36,14 +36,13 @@ if TYPE_CHECKING:
 
     from prewrite.protocol import CheckReply
     from prewrite_daemon.environment import Fingerprint
-    from prewrite_daemon.languages.base import CheckerLayout, Language
+    from prewrite_daemon.languages.base import CheckerLayout, DependencyGraph, Language
     from prewrite_daemon.patch import PreparedPatch
 
 log = logging.getLogger(__name__)
 
 MAX_CRASH_RESTARTS = 3
 CRASH_WINDOW_S = 300.0
-MAX_ATTEMPTS = 3
 
 
 class Workspace:
@@ -66,7 +65,8 @@ class Workspace:
         self.shadow = ShadowTree(
             root, shadow_root, language.is_mirrored, language.config_name, self.env.links()
         )
-        self.graph = self.language.new_graph(root, None)
+        # Rebuilt at each checker start, off the loop, when first needed (``ready_graph``).
+        self._graphs = GraphKeeper(self.language.new_graph(root, None), self._graph_built)
         self.backend: Backend | None = None
         self.backend_env: Fingerprint | None = None
         self.base_cache: dict[str, list[Diagnostic]] = {}
@@ -77,12 +77,14 @@ class Workspace:
         self.last_restart: str | None = None
         self.last_restart_reason: str | None = None
         self.resync_needed = False  # set when watching failed: rebuild everything next time
+        self.resync_reason = "file watching failed"
         # False: checks plan without narrowing, every transitive importer of a patched file
         # (``checker.plan_check``); a test (or a differential fuzzer) may flip it in-process.
         self.narrowing = True
         self.narrowing_note: str | None = None  # why it is off, for the receipt
         self.planning_budget_s = DEFAULT_PLANNING_BUDGET_S
         self.rechecks = RecheckQueue()  # narrowed greens to compare again, unnarrowed, when idle
+        self._unbuilt = RecheckQueue()  # narrowed greens whose pruned files the graph will say
         self.before_answer: Callable[[], None] | None = None  # test hook
         self._crashes: list[float] = []
         self._backend_ran = False  # the current checker finished starting
@@ -137,75 +139,59 @@ class Workspace:
         )
 
     async def check(self, patch: PreparedPatch, timeout_s: float) -> CheckReply:
-        """Type-check a validated patch. Must be called under the workspace lock."""
-        t0 = time.perf_counter()
-        moved: list[str] = []
-        for _attempt in range(MAX_ATTEMPTS):
-            env = self.environment()
-            backend = await self.ensure_backend(env)
-            self.editor_layer.clear(backend)  # an agent sees the disk and its patch, no buffers
-            self.sync(backend)
-            self._verify_same_base(patch)
-            generation = self.generation
-            reply, plan = await judge(self, patch, backend, timeout_s)
-            if self.before_answer is not None:
-                self.before_answer()
-            moved = self._moved_since(env)
-            if not moved:
-                self.checks += 1
-                if reply.ok and plan is not None and plan.pruned:
-                    edits = (*plan.source_edits, *plan.data_edits)
-                    item = PendingRecheck(edits, plan.pruned, generation, now())
-                    self.rechecks.add(item)
-                timings = dict(
-                    reply.timings_ms, total_ms=round((time.perf_counter() - t0) * 1000, 1)
-                )
-                return msgspec.structs.replace(
-                    reply, timings_ms=timings, generation=generation, environment=env.digest,
-                    verified=[*reply.verified, *self._narrowing_notes()],
-                    not_verified=[*reply.not_verified, *self._trust_notes()],
-                )  # fmt: skip
-            log.info("%s moved while checking (%s); recomputing", self.root, ", ".join(moved))
-        raise StaleEnvironment(
-            f"the workspace kept changing during {MAX_ATTEMPTS} attempts; retry",
-            [ErrorDetail(f"{m} moved during the check") for m in moved],
-        )
+        """Type-check a validated patch (``freshness.check_fresh``). Under the workspace lock."""
+        return await check_fresh(self, patch, timeout_s)
 
-    def request_resync(self) -> None:
-        """Watching failed: the next check rebuilds shadow, graph and checker from scratch."""
-        self.resync_needed = True
+    async def prepare(self) -> None:
+        """Start the checker for the environment now, ahead of the check that will need it
+        (the entry's warm-up, while the ladder's cheap rungs run). Under the workspace lock;
+        the check still fingerprints, syncs and restarts at its own admission."""
+        await self.ensure_backend(self.environment())
 
-    def _trust_notes(self) -> list[str]:
-        if self.trusted:
-            return []
-        return [
-            f"untrusted workspace: nothing in it was run ({self.env.untrusted_note()}); "
-            f"`prewrite trust {self.root}` for CI parity"
-        ]
+    @property
+    def graph(self) -> DependencyGraph:
+        """The complete dependency graph (waits, blocking, for a rebuild under way)."""
+        return self._graphs.current
 
-    def _narrowing_notes(self) -> list[str]:
-        if self.narrowing or self.narrowing_note is None:
-            return []
-        return [f"typecheck: {self.narrowing_note}"]
+    @graph.setter
+    def graph(self, graph: DependencyGraph) -> None:
+        self._graphs.replace(graph)
 
-    def _moved_since(self, env: Fingerprint) -> list[str]:
-        moved = env.moved(self.environment())
-        if self.shadow.pending():
-            moved.append("files")
-        return moved
+    def built_graph(self) -> DependencyGraph | None:
+        """The dependency graph if it is built now, else None (``ready_graph`` waits)."""
+        return self._graphs.built
 
-    def _verify_same_base(self, patch: PreparedPatch) -> None:
-        """The shadow must hold exactly the bytes the patch was validated against."""
-        moved = [
-            ErrorDetail("changed on disk while the check started", e.path)
-            for e in patch.edits
-            if self.language.is_source(e.path)
-            # a file the shadow leaves out (a dot dir, a venv) has nothing to compare with
-            and (e.path in self.shadow.files or e.old_text is None)
-            and self.shadow.read_text(e.path) != e.old_text
-        ]
-        if moved:
-            raise StaleBase("the workspace changed while the check started; retry", moved)
+    def build_graph(self) -> None:
+        """Build the graph now if it is pending (a check answered without needing it)."""
+        self._graphs.start()
+
+    def recheck_later(self, item: PendingRecheck) -> None:
+        """A green planned without the graph: re-checked idle once the graph says what it
+        pruned (every importer of its files), unless the tree moves first."""
+        self._unbuilt.add(item)
+
+    def _graph_built(self, graph: DependencyGraph) -> None:
+        scope = self.layout.scope if self.layout is not None else None
+        while (item := self._unbuilt.first()) is not None:
+            self._unbuilt.done(item)
+            item.pruned = pruned_importers(item.files, graph, scope)
+            if item.pruned:
+                self.rechecks.add(item)
+        if len(self.rechecks) and not self.lock.locked() and self.lock.on_free is not None:
+            self.lock.on_free()  # background work to do while the lock is free: the re-checker
+
+    async def ready_graph(self) -> DependencyGraph:
+        """The complete dependency graph, once built (a rebuild pending starts now); a rebuild
+        that failed fails the check, and the next one starts everything afresh."""
+        try:
+            return await self._graphs.ready()
+        except Exception:
+            self.request_resync("the graph could not be built")
+            raise
+
+    def request_resync(self, reason: str = "file watching failed") -> None:
+        """Watching failed (or the graph): the next check rebuilds shadow, graph and checker."""
+        self.resync_needed, self.resync_reason = True, reason
 
     def sync(self, backend: Backend) -> list[str]:
         """Bring the shadow, the import graph and the checker up to date with the workspace."""
@@ -215,8 +201,9 @@ class Workspace:
         for rel in scan.changed:
             if self.language.is_source(rel):
                 text = self.shadow.read_text(rel) if rel in self.shadow.files else None
-                self.graph.update(rel, text)
+                self._graphs.update(rel, text)
         self.rechecks.tree_moved(scan.changed)
+        self._unbuilt.tree_moved(scan.changed)
         backend.files_changed(scan.events)
         if self.file_listeners:
             prefix, real = str(self.shadow.shadow_root), str(self.root)
@@ -237,12 +224,13 @@ class Workspace:
         self._rebuild_graph()
         self._invalidate()
         self.rechecks.clear("the checker stopped")
+        self._unbuilt.clear("the checker stopped")
 
     def _rebuild_graph(self) -> None:
-        self.graph = self.language.new_graph(self.root, self.layout, self.env)
-        for rel in self.shadow.files:
-            if self.language.is_source(rel):
-                self.graph.update(rel, self.shadow.read_text(rel))
+        """A fresh graph of the shadow's sources (the texts read now), built when needed."""
+        read = self.shadow.read_text
+        texts = [(rel, read(rel)) for rel in self.shadow.files if self.language.is_source(rel)]
+        self._graphs.rebuild(self.language.new_graph(self.root, self.layout, self.env), texts)
 
     def _invalidate(self) -> None:
         self.base_cache.clear()
@@ -251,11 +239,14 @@ class Workspace:
         for listener in list(self.listeners):
             listener()
 
+    def checker_running(self) -> bool:
+        backend = self.backend
+        return backend is not None and backend.state is BackendState.RUNNING and not backend.exited
+
     async def ensure_backend(self, env: Fingerprint) -> Backend:
         """The running checker for ``env``: started, or restarted if it died or env moved."""
         backend = self.backend
-        healthy = backend is not None and backend.state is BackendState.RUNNING
-        healthy = healthy and backend is not None and not backend.exited
+        healthy = self.checker_running()
         if healthy and self.backend_env == env and not self.resync_needed:
             assert backend is not None
             return backend
@@ -265,7 +256,7 @@ class Workspace:
             if healthy and self.backend_env is not None and self.backend_env != env:
                 reason = "environment changed: " + ", ".join(self.backend_env.moved(env))
             elif self.resync_needed:
-                reason = "file watching failed: full resync"
+                reason = f"{self.resync_reason}: full resync"
             else:
                 reason = f"checker {backend.state.value}"
                 self._count_crash()
@@ -282,6 +273,7 @@ class Workspace:
         self._rebuild_graph()
         self._invalidate()
         self.rechecks.clear("the checker (re)started")
+        self._unbuilt.clear("the checker (re)started")
         backend = self.language.make_backend(self.shadow.shadow_root, self.env, self.run_python)
         self.backend, self.backend_env = backend, env
         self.editor_layer.clear(None)  # the new checker holds no buffers
@@ -301,5 +293,6 @@ class Workspace:
         self._crashes.append(now)
 
     async def stop(self) -> None:
+        self._graphs.stop()
         if self.backend is not None:
             await self.backend.stop()

@@ -4,7 +4,9 @@ The fake (``tests.support.fake_backend``) is the ``Backend`` protocol's second w
 the open documents, records every call and answers pulls from a toy checker, so these tests see
 exactly what the checker was shown (overlays, materialised and removed modules, file events), what
 the reply keeps (only what the patch introduced), and that a failure, a cancellation or a deadline
-leaves no overlay behind. No pyright, no sleeps: a hang is awaited through the fake's event.
+leaves no overlay behind. The candidate is pulled first (the patched files while the plan is
+made), the base only for files whose candidate has diagnostics, once the overlays are reverted.
+No pyright, no sleeps: a hang is awaited through the fake's event.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ if TYPE_CHECKING:
 
     from prewrite.protocol import FileChange
     from prewrite_daemon.backends.base import RawDiagnostic
+    from prewrite_daemon.languages.base import DependencyGraph
     from prewrite_daemon.patch import PreparedPatch
 
 CORE = 'def helper(x: int) -> int:\n    return x + 1\n\n\nLEGACY = "BAD"\n'
@@ -49,6 +52,7 @@ class Setup:
     shadow: ShadowTree
     fake: FakeBackend
     ctx: CheckContext
+    graph: DependencyGraph
 
     def patch(self, *changes: FileChange) -> PreparedPatch:
         return prepare_patch(self.root, list(changes))
@@ -71,7 +75,8 @@ def make_setup(
         graph.update(rel, text)
     fake = FakeBackend(shadow.shadow_root)
     checker_scope = None if scope is None else CheckerScope.from_settings(dict(scope), root)
-    return Setup(root, shadow, fake, CheckContext(PYTHON, shadow, graph, fake, {}, checker_scope))
+    ctx = CheckContext(PYTHON, shadow, graph, fake, {}, checker_scope)
+    return Setup(root, shadow, fake, ctx, graph)
 
 
 def files_of(top: Path) -> dict[str, bytes]:
@@ -106,9 +111,10 @@ async def test_a_modified_file_is_opened_with_disk_text_changed_and_closed(tmp_p
     reply = await run_check(s.ctx, s.patch(change_file(s.root, "pkg/core.py", candidate)), LONG_S)
 
     core = s.path("pkg/core.py")
-    assert s.fake.kinds(core) == ["open", "pull", "change", "pull", "close"]
+    # The candidate, then (it has diagnostics) the base, as the disk has it, once reverted.
+    assert s.fake.kinds(core) == ["open", "change", "pull", "close", "open", "pull", "close"]
     texts = [c.text for c in s.fake.calls if c.path == core and c.kind != "close"]
-    assert texts == [CORE, CORE, candidate, candidate]
+    assert texts == [CORE, candidate, candidate, CORE, CORE]
     assert [(d.path, d.line, d.rule) for d in reply.diagnostics] == [("pkg/core.py", 8, "fake-bad")]
     assert not reply.ok
     # user.py uses only ``helper``, which the patch leaves alone: nothing it sees changed.
@@ -162,7 +168,7 @@ async def test_a_deleted_module_is_removed_announced_and_restored(tmp_path: Path
         ("pkg/user.py", 1, "fake-missing-module")
     ]
     assert s.fake.pulled() == ["pkg/user.py", "pkg/user.py"]  # the deleted file is not judged
-    assert on_disk == [True, False]  # base with it, candidate without
+    assert on_disk == [False, True]  # candidate without it, base with it
     assert s.fake.announced() == [("pkg/core.py", "deleted"), ("pkg/core.py", "created")]
     assert core.read_text() == CORE
     assert_clean(s)
@@ -175,7 +181,7 @@ async def test_importers_are_pulled_when_the_interface_changes(tmp_path: Path) -
     s = make_setup(tmp_path)
     renamed = CORE.replace("def helper", "def helper2")
     patch = s.patch(change_file(s.root, "pkg/core.py", renamed))
-    assert plan_check(patch, s.ctx.graph, PYTHON).checked == ("pkg/core.py", "pkg/user.py")
+    assert plan_check(patch, s.graph, PYTHON).checked == ("pkg/core.py", "pkg/user.py")
 
     reply = await run_check(s.ctx, patch, LONG_S)
     assert sorted(s.fake.pulled()) == ["pkg/core.py"] * 2 + ["pkg/user.py"] * 2
@@ -188,7 +194,7 @@ async def test_importers_are_not_pulled_for_a_body_only_change(tmp_path: Path) -
     s = make_setup(tmp_path)
     body = CORE.replace("x + 1", "x + 2")
     patch = s.patch(change_file(s.root, "pkg/core.py", body))
-    assert plan_check(patch, s.ctx.graph, PYTHON).checked == ("pkg/core.py",)
+    assert plan_check(patch, s.graph, PYTHON).checked == ("pkg/core.py",)
 
     reply = await run_check(s.ctx, patch, LONG_S)
     assert s.fake.pulled() == ["pkg/core.py", "pkg/core.py"]
@@ -203,7 +209,8 @@ async def test_importers_are_not_pulled_for_a_body_only_change(tmp_path: Path) -
 def busy_patch(s: Setup) -> PreparedPatch:
     """A modified module (interface changed), a new one and a deleted one.
 
-    Pulls 1-2 are the base (core, user); pulls 3-5 the candidate (core, extra, user).
+    Pulls 1-2 are the patched files' candidate (core, extra), pull 3 the importer's (user), pull
+    4 the base of core (its candidate still holds LEGACY's BAD; the others' are clean).
     """
     return s.patch(
         change_file(s.root, "pkg/core.py", CORE.replace("(x: int)", "(x: int, y: int = 0)")),
@@ -212,17 +219,29 @@ def busy_patch(s: Setup) -> PreparedPatch:
     )
 
 
-@pytest.mark.parametrize("pull", [1, 3], ids=["base", "candidate"])
+PULLS = pytest.mark.parametrize("pull", [1, 3, 4], ids=["patched", "importer", "base"])
+
+
+async def test_the_busy_patch_pulls_as_numbered(tmp_path: Path) -> None:
+    s = make_setup(tmp_path)
+    reply = await run_check(s.ctx, busy_patch(s), LONG_S)
+    assert s.fake.pulled() == ["pkg/core.py", "pkg/extra.py", "pkg/user.py", "pkg/core.py"]
+    assert reply.ok, reply.diagnostics
+    assert s.ctx.base_cache.keys() == {"pkg/core.py"}
+    assert_clean(s)
+
+
+@PULLS
 async def test_a_failed_pull_propagates_and_reverts(tmp_path: Path, pull: int) -> None:
     s = make_setup(tmp_path)
     s.fake.fail_on_pull = pull
     with pytest.raises(BackendFailed, match=f"pull {pull}"):
         await run_check(s.ctx, busy_patch(s), LONG_S)
     assert_clean(s)
-    assert s.ctx.base_cache.keys() == ({"pkg/core.py", "pkg/user.py"} if pull > 2 else set())
+    assert s.ctx.base_cache == {}
 
 
-@pytest.mark.parametrize("pull", [1, 3], ids=["base", "candidate"])
+@PULLS
 async def test_a_cancelled_check_reverts(tmp_path: Path, pull: int) -> None:
     s = make_setup(tmp_path)
     s.fake.hang_on_pull = pull
@@ -232,11 +251,11 @@ async def test_a_cancelled_check_reverts(tmp_path: Path, pull: int) -> None:
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
-    assert overlaid == (pull > 2)  # the revert had something to undo
+    assert overlaid == (pull < 4)  # the revert had something to undo (the base has none)
     assert_clean(s)
 
 
-@pytest.mark.parametrize("pull", [1, 3], ids=["base", "candidate"])
+@PULLS
 async def test_a_deadline_during_a_pull_is_a_timeout_and_reverts(tmp_path: Path, pull: int) -> None:
     s = make_setup(tmp_path)
     s.fake.hang_on_pull = pull
@@ -313,3 +332,92 @@ async def test_a_new_package_leaves_no_directory_in_the_shadow(tmp_path: Path) -
     assert reply.ok
     assert_clean(s)
     assert not (s.shadow.shadow_root / "newpkg").exists()
+
+
+# --- the first check's order: candidate while planning, base only where needed ----------------
+
+
+async def test_a_clean_candidate_needs_no_base(tmp_path: Path) -> None:
+    s = make_setup(tmp_path, {**FILES, "pkg/core.py": CORE.replace('"BAD"', '"OK"')})
+    patch = s.patch(change_file(s.root, "pkg/other.py", "VALUE = 2\n"))
+    reply = await run_check(s.ctx, patch, LONG_S)
+    assert reply.ok
+    assert s.fake.pulled() == ["pkg/other.py"]  # one pass: nothing to compare it with
+    assert s.ctx.base_cache == {}
+    assert_clean(s)
+
+
+def gated_graph(s: Setup, calls: list[str]) -> tuple[asyncio.Event, asyncio.Event]:
+    """``s.ctx`` gets its graph only once the second event is set (a graph being built); the
+    first is set when the check asks for it."""
+    asked, built = asyncio.Event(), asyncio.Event()
+
+    async def ready() -> DependencyGraph:
+        calls.append("graph asked")
+        asked.set()
+        await built.wait()
+        calls.append("graph given")
+        return s.graph
+
+    s.ctx.graph, s.ctx.graph_ready = None, ready
+    return asked, built
+
+
+async def test_the_patched_files_are_pulled_while_the_graph_is_built(tmp_path: Path) -> None:
+    s = make_setup(tmp_path)
+    calls: list[str] = []
+    _, built = gated_graph(s, calls)
+    first_pull = asyncio.Event()
+
+    def script(rel: str, text: str, view: Callable[[str], str | None]) -> list[RawDiagnostic]:
+        calls.append(f"pull {rel}")
+        first_pull.set()
+        return toy_check(rel, text, view)
+
+    s.fake.script = script
+    renamed = CORE.replace("def helper", "def helper2")
+    task = asyncio.create_task(
+        run_check(s.ctx, s.patch(change_file(s.root, "pkg/core.py", renamed)), LONG_S)
+    )
+    await first_pull.wait()
+    built.set()
+    reply = await task
+    # The patched file before the graph was given; the importer the plan adds after it.
+    assert calls.index("pull pkg/core.py") < calls.index("graph given")
+    assert calls[calls.index("graph given") + 1 :] == [
+        "pull pkg/user.py",
+        "pull pkg/core.py",  # then the bases, where the candidate has diagnostics
+        "pull pkg/user.py",
+    ]
+    assert [(d.path, d.rule) for d in reply.diagnostics] == [("pkg/user.py", "fake-missing-name")]
+    assert_clean(s)
+
+
+async def test_a_patch_that_may_lay_data_is_pulled_once_planned(tmp_path: Path) -> None:
+    s = make_setup(tmp_path)
+    calls: list[str] = []
+    asked, built = gated_graph(s, calls)
+    s.fake.script = watching(lambda: calls.append("pull"), [])
+    patch = s.patch(
+        change_file(s.root, "pkg/other.py", "VALUE = 2\n"), new_file("pkg/data.json", "{}\n")
+    )
+    task = asyncio.create_task(run_check(s.ctx, patch, LONG_S))
+    await asked.wait()
+    assert "pull" not in calls  # a data file a source imports must be laid first
+    built.set()
+    assert (await task).ok
+    assert calls == ["graph asked", "graph given", "pull"]
+    assert_clean(s)
+
+
+async def test_a_body_edit_is_judged_without_waiting_for_the_graph(tmp_path: Path) -> None:
+    s = make_setup(tmp_path)
+    calls: list[str] = []
+    gated_graph(s, calls)  # never built during this check
+    body = CORE.replace("x + 1", "x + 2")
+    reply = await run_check(s.ctx, s.patch(change_file(s.root, "pkg/core.py", body)), LONG_S)
+    assert reply.ok
+    assert calls == []  # the graph was never asked for
+    assert s.ctx.plan is not None
+    assert s.ctx.plan.pruned_later  # what it pruned (user.py) is the graph's to say, later
+    assert_clean(s)
