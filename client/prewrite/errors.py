@@ -103,6 +103,14 @@ class ProtectedSnippet(PrewriteError):
     code = "protected_snippet"
 
 
+class UnreadableFile(PrewriteError):
+    """A file prewrite must read (a configuration, a manifest, the file a patch edits) is not a
+    regular file (a FIFO, a device, a directory), is over the size limit, or cannot be read;
+    ``details`` name it and why. Such a file is refused unread, never waited on (``files.py``)."""
+
+    code = "unreadable_file"
+
+
 class StaleBase(PrewriteError):
     """A ``base_sha256`` does not match the file on disk; ``details`` lists every mismatch."""
 
@@ -185,6 +193,7 @@ ERROR_CLASSES: dict[str, type[PrewriteError]] = {
         FindMismatch,
         FindAmbiguous,
         ProtectedSnippet,
+        UnreadableFile,
         StaleBase,
         StaleEnvironment,
         WriteFailed,
