@@ -75,6 +75,46 @@ def _police(
         "web/package-lock.json",
         "yarn.lock",
         "pnpm-lock.yaml",
+        # issue 20, item 6: files that run or grant on their own
+        ".claude/settings.json",
+        ".claude/settings.local.json",
+        ".claude/commands/x.md",
+        "web/.claude/settings.json",
+        ".mcp.json",
+        "sub/.mcp.json",
+        ".cursor/mcp.json",
+        ".cursor/rules/x.md",
+        ".gemini/settings.json",
+        ".vscode/tasks.json",
+        ".vscode/launch.json",
+        ".vscode/settings.json",
+        ".vscode/mcp.json",
+        "app/.vscode/tasks.json",
+        "project.code-workspace",
+        ".idea/runConfigurations/x.xml",
+        ".devcontainer/devcontainer.json",
+        ".devcontainer.json",
+        ".circleci/config.yml",
+        "sub/.gitlab-ci.yml",
+        ".gitlab/ci/build.yml",
+        "azure-pipelines.yml",
+        ".azure-pipelines/x.yml",
+        "Jenkinsfile",
+        ".buildkite/pipeline.yml",
+        ".travis.yml",
+        "bitbucket-pipelines.yml",
+        ".pre-commit-config.yaml",
+        ".pre-commit-hooks.yaml",
+        ".husky/pre-commit",
+        "lefthook.yml",
+        ".envrc",
+        "sub/.envrc",
+        ".gitattributes",
+        ".gitmodules",
+        "npm-shrinkwrap.json",
+        "mypy.ini",
+        ".flake8",
+        "tox.ini",
     ],
 )
 def test_default_denylist(root: Path, raw: str) -> None:
@@ -112,7 +152,16 @@ def test_git_dir_is_forbidden_in_any_case(root: Path, raw: str) -> None:
 
 @pytest.mark.parametrize(
     "raw",
-    ["notes.rst", "config.ini", "sub/.github/ci.sh", "run.sh", "Makefile", "Dockerfile", "a.txt"],
+    [
+        "notes.rst",
+        "config.ini",
+        "sub/.github/ci.sh",
+        "run.sh",
+        "Makefile",
+        "Dockerfile",
+        "a.txt",
+        "sub/.circleci/x.sh",
+    ],
 )
 def test_unverifiable_extensions(root: Path, raw: str) -> None:
     with pytest.raises(UnverifiableExtension) as caught:
@@ -335,7 +384,7 @@ def test_dependency_table_changes_are_refused(root: Path, old: str, new: str, ta
         ('typeCheckingMode = "strict"', 'typeCheckingMode = "basic"'),
         ("line-length = 100", "line-length = 88"),
         ('version = "0.1.0"', 'version = "0.2.0"'),
-        ("[tool.pyright]", "[tool.mypy]\nstrict = true\n\n[tool.pyright]"),
+        ("[tool.ruff]", "[tool.black]\nline-length = 90\n\n[tool.ruff]"),
     ],
 )
 def test_tool_table_changes_pass(root: Path, old: str, new: str) -> None:
@@ -472,9 +521,80 @@ def test_allow_config_changes_on_disk_permits_it(root: Path) -> None:
         check_content(_pyproject_patch(root, RULED, RULED.replace(">=0.18", ">=0.1")), config)
 
 
-def test_a_nested_pyproject_is_not_the_ladder(root: Path) -> None:
+def test_a_nested_pyproject_is_refused_like_the_roots(root: Path) -> None:
+    """Issue 20, items 3 and 11: a workspace member's dependencies, and a [tool.prewrite] that
+    would be the rules of a root chosen there, are refused as the root's are."""
     patch = PreparedPatch(root, (FileEdit("sub/pyproject.toml", None, RULED),))
+    with pytest.raises(ForbiddenPath) as caught:
+        check_content(patch, load_config(root))
+    moves = [d.message for d in caught.value.details]
+    assert "[project.dependencies] changed" in moves
+    assert "[tool.prewrite] lint added" in moves
+    assert "[tool.pyright] changed" in moves  # a nested one: its checker settings are not read
+    assert "a nested one" in caught.value.message
+    assert {d.path for d in caught.value.details} == {"sub/pyproject.toml"}
+
+
+@pytest.mark.parametrize(
+    ("table", "text"),
+    [
+        ("tool.uv.sources", '[tool.uv.sources]\nlib = { path = "../../evil" }\n'),
+        ("tool.uv.workspace", '[tool.uv.workspace]\nmembers = ["*"]\n'),
+        ("project.dependencies", '[project]\nname = "m"\ndependencies = ["evil"]\n'),
+        ("tool.poetry.source", '[[tool.poetry.source]]\nname = "x"\nurl = "https://evil"\n'),
+    ],
+)
+def test_a_members_manifest_tables_are_refused(root: Path, table: str, text: str) -> None:
+    patch = PreparedPatch(root, (FileEdit("packages/m/pyproject.toml", "", text),))
+    with pytest.raises(ForbiddenPath) as caught:
+        check_content(patch, load_config(root))
+    assert [d.message for d in caught.value.details] == [f"[{table}] changed"]
+
+
+def test_a_nested_pyproject_with_ruff_settings_only_passes(root: Path) -> None:
+    """ruff's nested settings are judged before and after (the lint rung), not refused."""
+    patch = PreparedPatch(root, (FileEdit("sub/pyproject.toml", None, "[tool.ruff]\nx = 1\n"),))
     check_content(patch, load_config(root))
+
+
+@pytest.mark.parametrize(
+    ("path", "old", "new", "move"),
+    [
+        ("pyproject.toml", BASE, BASE + "\n[tool.mypy]\nignore_errors = true\n",
+         "[tool.mypy] changed"),
+        ("pkg/pyproject.toml", None, '[tool.pyright]\ntypeCheckingMode = "off"\n',
+         "[tool.pyright] changed"),
+        ("pkg/pyrightconfig.json", None, '{"typeCheckingMode": "off"}',
+         "pyrightconfig.json changed"),
+        ("pkg/pyrightconfig.json", '{"typeCheckingMode": "strict"}', None,
+         "pyrightconfig.json changed"),
+    ],
+)  # fmt: skip
+def test_checker_settings_prewrite_cannot_judge_are_refused_unless_relaxation_is_allowed(
+    root: Path, path: str, old: str | None, new: str | None, move: str
+) -> None:
+    patch = PreparedPatch(root, (FileEdit(path, old, new),))
+    with pytest.raises(ForbiddenPath) as caught:
+        check_content(patch, load_config(root))
+    assert [d.message for d in caught.value.details] == [move]
+    assert "cannot judge before and after" in caught.value.message
+    assert "allow_relaxation" in caught.value.message
+    _write_pyproject(root, "[tool.prewrite]\nallow_relaxation = true\n")
+    check_content(patch, load_config(root))
+
+
+def test_a_nested_pyrightconfig_reworded_is_not_a_change(root: Path) -> None:
+    old = '{"typeCheckingMode": "strict"}'
+    new = '{\n  // the same setting\n  "typeCheckingMode": "strict",\n}'
+    check_content(PreparedPatch(root, (FileEdit("pkg/pyrightconfig.json", old, new),)),
+                  load_config(root))  # fmt: skip
+
+
+def test_the_roots_pyright_settings_are_judged_not_refused(root: Path) -> None:
+    new = BASE.replace('typeCheckingMode = "strict"', 'typeCheckingMode = "off"')
+    check_content(_pyproject_patch(root, BASE, new), load_config(root))
+    check_content(PreparedPatch(root, (FileEdit("pyrightconfig.json", None, "{}"),)),
+                  load_config(root))  # fmt: skip
 
 
 def test_the_file_a_root_pyproject_symlink_names_is_the_ladder_too(root: Path) -> None:

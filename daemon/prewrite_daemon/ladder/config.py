@@ -15,7 +15,7 @@ from the file's real path in the workspace.
     allow_extensions = [".py", ".pyi", ".toml", ".json"]   # replaces the default list: those,
                              # and what the parse rung has a provable-only check for (formats/):
                              # .yaml .yml .md .markdown .css .html .htm .liquid and the JS/TS family
-    deny = ["migrations/*"]  # added to the default denylist
+    deny = ["migrations/*"]  # added to the default denylist (denylist.py)
     allow = ["requirements-dev.txt"]   # exempted from the denylist (its extension must
                                        # still be in allow_extensions to be verifiable)
     allow_dependency_changes = false   # pyproject [project.dependencies], [build-system], ...
@@ -44,6 +44,8 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from prewrite.errors import BadRequest, ErrorDetail
+from prewrite.files import read_text
+from prewrite_daemon.ladder.denylist import DEFAULT_DENY
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -58,39 +60,6 @@ DEFAULT_EXTENSIONS = frozenset(
 # Judged by TypeScript in a TypeScript workspace (a tsconfig.json or jsconfig.json at the root);
 # JavaScript only where the project's allowJs covers it, else the reply lists it as not judged.
 TS_EXTENSIONS = frozenset({".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"})
-DEFAULT_DENY = (
-    ".github/*",
-    ".gitlab-ci.yml",
-    ".env",
-    ".env.*",
-    "*.pem",
-    "*.key",
-    "*.p12",
-    "*.pfx",
-    "*.crt",
-    "*.cer",
-    "*.der",
-    "*.jks",
-    "*.keystore",
-    "id_rsa*",
-    "id_ecdsa*",
-    "id_ed25519*",
-    ".netrc",
-    ".pypirc",
-    "requirements*.txt",
-    "constraints*.txt",
-    "setup.py",
-    "setup.cfg",
-    "pipfile",
-    "pipfile.lock",
-    "poetry.lock",
-    "uv.lock",
-    "pdm.lock",
-    "package.json",
-    "package-lock.json",
-    "yarn.lock",
-    "pnpm-lock.yaml",
-)
 RUNGS = ("policy", "anchor", "parse", "format", "lint", "typecheck", "review")
 # What a request's ``rungs`` may choose; policy and anchor always run (safety, not checks).
 SELECTABLE_RUNGS = ("parse", "format", "lint", "typecheck", "review", "tests")
@@ -185,12 +154,13 @@ class LadderConfig:
 
 
 def _read_pyproject(root: Path) -> dict[str, Any]:
-    path = root / "pyproject.toml"
-    if not path.is_file():
-        return {}
+    """The root ``pyproject.toml`` parsed; ``UnreadableFile`` when it is a FIFO, a device, a
+    directory or huge (refused unread: ``prewrite.files``) — never defaults for those, since a
+    special file where the rules live is an attack, not a missing file."""
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError, OSError):
+        text = read_text(root / "pyproject.toml", name="pyproject.toml")
+        return tomllib.loads(text) if text is not None else {}
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError):
         return {}  # the checker reports a broken pyproject; the ladder falls back to defaults
 
 

@@ -1,14 +1,26 @@
 """The path policy rung: may these files be touched at all? Fail closed.
 
-A denylist (CI config, secrets, keys, dependency manifests and lock files, the daemon's own
-state) is refused before anything else; then an allowlist of extensions the ladder can verify —
-anything else is ``unverifiable_extension``. ``pyproject.toml`` is both tool configuration and a
-dependency manifest: a patch may change tool settings (and is judged with them), but a change to
-its dependency or build tables is refused unless the workspace allows it. Its ``[tool.prewrite]``
-table is the ladder itself — the rules that judge the patch — so a patch may not change it at all
-(added, removed or modified, compared as parsed tables) unless the table on disk opts in with
-``allow_config_changes``; otherwise a patch could widen its own policy, or add a ``finish``
-command that ``prewrite finish`` would then run.
+A denylist (CI config, secrets, keys, dependency manifests and lock files, files that run or
+grant on their own, the daemon's own state: ``denylist.py``) is refused before anything else;
+then an allowlist of extensions the ladder can verify — anything else is
+``unverifiable_extension``.
+
+Then the content of judge files, in any folder (a patch must not write the rules that judge it):
+
+- ``pyproject.toml`` is both tool configuration and a dependency manifest: a patch may change
+  tool settings (and is judged with them), but a change to its dependency or build tables is
+  refused unless the workspace allows it — the root's and every workspace member's alike.
+- Its ``[tool.prewrite]`` table is the ladder itself, so a patch may not change it at all (added,
+  removed or modified, compared as parsed tables) unless the root's table on disk opts in with
+  ``allow_config_changes``; otherwise a patch could widen its own policy, or add a ``finish``
+  command that ``prewrite finish`` would then run. A nested one is refused too: it would be the
+  rules of any root chosen there.
+- Checker settings prewrite cannot judge before and after the patch — ``[tool.mypy]``, and a
+  ``[tool.pyright]`` or ``pyrightconfig.json`` that is not the root's (the workspace's checker
+  does not read it; CI may, from that folder) — are refused unless the root's table on disk sets
+  ``allow_relaxation``. The root's pyright and every ruff configuration are judged before and
+  after instead (``config_change.py``, ``ruff_rungs.py``).
+- A judge configuration may not be made to read outside the root (``reach.py``).
 """
 
 from __future__ import annotations
@@ -20,13 +32,16 @@ from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
+import json5
+
 from prewrite.errors import ErrorDetail, ForbiddenPath, PrewriteError, UnverifiableExtension
+from prewrite_daemon.ladder.reach import new_reaches
 
 if TYPE_CHECKING:
     from collections.abc import Generator
 
     from prewrite_daemon.ladder.config import LadderConfig
-    from prewrite_daemon.patch import PreparedPatch
+    from prewrite_daemon.patch import FileEdit, PreparedPatch
 
 # (table path, what it is) — changes here alter what gets installed or how the project builds.
 DEPENDENCY_TABLES: tuple[tuple[str, ...], ...] = (
@@ -38,10 +53,20 @@ DEPENDENCY_TABLES: tuple[tuple[str, ...], ...] = (
     ("tool", "poetry", "dependencies"),
     ("tool", "poetry", "dev-dependencies"),
     ("tool", "poetry", "group"),
+    ("tool", "poetry", "source"),
     ("tool", "uv", "sources"),
+    ("tool", "uv", "workspace"),
+    ("tool", "uv", "index"),
     ("tool", "uv", "dev-dependencies"),
+    ("tool", "uv", "override-dependencies"),
+    ("tool", "uv", "constraint-dependencies"),
     ("tool", "pdm", "dev-dependencies"),
+    ("tool", "pdm", "source"),
 )
+# Checker settings prewrite does not run (anywhere), and the root's checker does not read
+# (outside the root's pyproject.toml): no before-and-after judgement is possible here.
+UNJUDGED_TABLES: tuple[tuple[str, ...], ...] = (("tool", "mypy"),)
+NESTED_UNJUDGED_TABLES: tuple[tuple[str, ...], ...] = (("tool", "pyright"), ("tool", "mypy"))
 
 
 def _matches(rel_lower: str, pattern: str) -> bool:
@@ -116,38 +141,93 @@ def _prewrite_moves(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
 
 
 def check_content(patch: PreparedPatch, config: LadderConfig) -> None:
-    """Refuse a root ``pyproject.toml`` change to its dependency or build tables, or to the
-    ``[tool.prewrite]`` table that defines the ladder, unless the workspace on disk allows it."""
+    """Refuse a patch that changes what judges it (module docstring): a ``pyproject.toml``'s
+    dependency, build or ``[tool.prewrite]`` tables, checker settings prewrite cannot judge, a
+    judge configuration that reaches outside the root — unless the workspace on disk allows it."""
     for edit in patch.edits:
-        if not _is_root_pyproject(patch.root, edit.path):
-            continue
-        old, new = _toml(edit.old_text), _toml(edit.new_text)
-        if new is None:
-            continue  # the parse rung reports it
-        old = old or {}  # repairing a broken file must not smuggle dependencies or rules in
         moved: list[str] = []
-        if not config.allow_dependency_changes:
-            moved += [f"[{'.'.join(t)}] changed" for t in DEPENDENCY_TABLES
-                      if _table(old, t) != _table(new, t)]  # fmt: skip
         reasons: list[str] = []
-        if moved:
+        name = PurePosixPath(edit.path).name
+        at_root = _is_root_pyproject(patch.root, edit.path)
+        if name == "pyproject.toml" or at_root:
+            _pyproject_moves(edit, config, at_root, moved, reasons)
+        elif name == "pyrightconfig.json" and edit.path != name:
+            _nested_pyright_moves(edit, config, moved, reasons)
+        reached = new_reaches(patch.root, edit.path, edit.old_text, edit.new_text)
+        if reached:
+            moved += reached
             reasons.append(
-                "changes dependency or build tables (set allow_dependency_changes in "
-                "[tool.prewrite] to permit it)"
-            )
-        rules = [] if config.allow_config_changes else _prewrite_moves(old, new)
-        if rules:
-            reasons.append(
-                "changes [tool.prewrite], the rules that judge it ("
-                + ", ".join(m.removeprefix("[tool.prewrite] ") for m in rules)
-                + "); a patch may not rewrite its own judge: to permit it, set "
-                "allow_config_changes = true in [tool.prewrite] on disk, by hand"
+                "makes a judge's configuration read outside the workspace ("
+                + ", ".join(reached)
+                + "); a patch may not reach past the root: a configuration that does is set "
+                "by hand"
             )
         if reasons:
             raise ForbiddenPath(
                 f"{edit.path}: the patch " + "; and it ".join(reasons),
-                [ErrorDetail(m, edit.path) for m in moved + rules],
+                [ErrorDetail(m, edit.path) for m in moved],
             )
+
+
+def _pyproject_moves(
+    edit: FileEdit, config: LadderConfig, at_root: bool, moved: list[str], reasons: list[str]
+) -> None:
+    old, new = _toml(edit.old_text), _toml(edit.new_text)
+    if new is None:
+        return  # the parse rung reports it
+    old = old or {}  # repairing a broken file must not smuggle dependencies or rules in
+    deps: list[str] = []
+    if not config.allow_dependency_changes:
+        deps = [f"[{'.'.join(t)}] changed" for t in DEPENDENCY_TABLES
+                if _table(old, t) != _table(new, t)]  # fmt: skip
+    if deps:
+        reasons.append(
+            "changes dependency or build tables (set allow_dependency_changes in "
+            "[tool.prewrite] to permit it)"
+        )
+    rules = [] if config.allow_config_changes else _prewrite_moves(old, new)
+    if rules:
+        where = "" if at_root else " (a nested one: the rules of any root chosen there)"
+        reasons.append(
+            f"changes [tool.prewrite], the rules that judge it{where} ("
+            + ", ".join(m.removeprefix("[tool.prewrite] ") for m in rules)
+            + "); a patch may not rewrite its own judge: to permit it, set "
+            "allow_config_changes = true in [tool.prewrite] on disk, by hand"
+        )
+    tables = UNJUDGED_TABLES if at_root else NESTED_UNJUDGED_TABLES
+    unjudged = [] if config.allow_relaxation else [
+        f"[{'.'.join(t)}] changed" for t in tables if _table(old, t) != _table(new, t)
+    ]  # fmt: skip
+    if unjudged:
+        reasons.append(_unjudged_reason(", ".join(m.removesuffix(" changed") for m in unjudged)))
+    moved += deps + rules + unjudged
+
+
+def _nested_pyright_moves(
+    edit: FileEdit, config: LadderConfig, moved: list[str], reasons: list[str]
+) -> None:
+    if config.allow_relaxation or _json(edit.old_text) == _json(edit.new_text):
+        return
+    moved.append("pyrightconfig.json changed")
+    reasons.append(_unjudged_reason("a pyrightconfig.json outside the root"))
+
+
+def _unjudged_reason(what: str) -> str:
+    return (
+        f"changes checker settings prewrite cannot judge before and after it ({what}: the "
+        "workspace's checker does not read them, CI may); to permit it, set allow_relaxation "
+        "= true in [tool.prewrite] on disk, by hand"
+    )
+
+
+def _json(text: str | None) -> object:
+    """Parsed JSON with comments (as pyright reads it), or the raw text when it does not parse."""
+    if text is None:
+        return None
+    try:
+        return json5.loads(text)
+    except ValueError:
+        return text
 
 
 def as_given(raw: str) -> str:
