@@ -199,6 +199,34 @@ class LateFinding(msgspec.Struct, frozen=True):
     language: str = "python"
 
 
+SuppressionScope = Literal["line", "next-line", "file"]
+
+
+class Suppression(msgspec.Struct, frozen=True):
+    """A suppression comment the patch adds, and what it hides.
+
+    ``kind``: ``type-ignore``, ``pyright-ignore``, ``pyright-config`` (``# pyright: basic``,
+    ``reportX=false``), ``mypy-config``, ``noqa``, ``ruff-noqa`` (``# ruff: noqa``,
+    ``# flake8: noqa``), ``ts-ignore``, ``ts-expect-error``, ``ts-nocheck``, ``eslint-disable``,
+    ``eslint-config``, ``biome-ignore``; ``tool`` is whose findings it silences; ``text`` the
+    directive as written; ``scope`` what it covers (its line, the next code line, the file).
+    ``hidden``: what the patch introduces once the patch's suppressions are taken out and the
+    rung that honours them runs again, and does not introduce with them. ``judged`` false: no
+    rung ran again without it (``note`` says why), so what it hides is not known.
+    """
+
+    path: str
+    line: int
+    kind: str
+    text: str
+    column: int = 1
+    scope: SuppressionScope = "line"
+    tool: str = ""
+    hidden: list[Diagnostic] = []
+    judged: bool = False
+    note: str = ""
+
+
 class CheckReply(Message, frozen=True, tag="check_reply"):
     """The verdict: ``ok`` is false when the patch introduced at least one error.
 
@@ -210,6 +238,7 @@ class CheckReply(Message, frozen=True, tag="check_reply"):
     ladder rung that failed (None: all passed); ``rungs`` reports each rung; ``files`` are the
     candidate files as they would be written; ``verified`` / ``not_verified`` are the receipt.
     ``late_findings``: errors an *earlier* green missed, found since (``LateFinding``).
+    ``suppressions``: the suppression comments the patch adds and what each hides.
     """
 
     ok: bool
@@ -224,6 +253,7 @@ class CheckReply(Message, frozen=True, tag="check_reply"):
     verified: list[str] = []
     not_verified: list[str] = []
     late_findings: list[LateFinding] = []
+    suppressions: list[Suppression] = []
 
 
 DiskOutcome = Literal["pass", "fail", "skipped", "timeout"]
@@ -296,11 +326,22 @@ class RungStats(msgspec.Struct, frozen=True):
     failed_open: int = 0
 
 
+class SuppressionStats(msgspec.Struct, frozen=True):
+    """Of one suppression ``kind``: how many patches added, how many of those hid a diagnostic
+    the patch introduced, how many were refused (``[tool.prewrite] suppressions = "refuse"``)."""
+
+    kind: str
+    added: int
+    hiding: int
+    refused: int = 0
+
+
 class StatsReply(Message, frozen=True, tag="stats_reply"):
     verdicts: int
     rungs: list[RungStats]
     outcomes: dict[str, int]  # "ok", "failed:<rung>", or an error code -> count
     narrowing_misses: list[LateFinding] = []  # greens the idle re-check found wrong, latest last
+    suppressions: list[SuppressionStats] = []  # added by patches, per kind
 
 
 class StopReply(Message, frozen=True, tag="stop_reply"):

@@ -41,6 +41,28 @@ def untrusted_note(patch: PreparedPatch) -> list[str]:
 Receipt = tuple[list[str], list[str]]  # (verified lines, not-verified lines)
 
 
+def node_rungs_for(
+    node: NodeTools | None, wanted: list[str], trusted: bool, patch: PreparedPatch
+) -> tuple[list[str], list[str]]:
+    """Of the ``wanted`` rungs, those the workspace's own JS/TS tools take part in for
+    ``patch``, and the receipt lines when its tools may not run (an untrusted workspace)."""
+    if node is None or not wanted or not js_targets(patch):
+        return [], []
+    if not trusted:
+        return [], untrusted_note(patch)
+    return wanted, []
+
+
+async def node_step(
+    node: NodeTools, rung: str, patch: PreparedPatch, deadline: Deadline
+) -> tuple[PreparedPatch, list[Diagnostic], Receipt]:
+    """The format rung (a mutation) or the lint rung over the patch's JS/TS files."""
+    if rung == "format":
+        return await format_js(node, patch, deadline)
+    findings, receipt = await lint_js(node, patch, deadline)
+    return patch, findings, receipt
+
+
 async def format_js(
     node: NodeTools, patch: PreparedPatch, deadline: Deadline
 ) -> tuple[PreparedPatch, list[Diagnostic], Receipt]:

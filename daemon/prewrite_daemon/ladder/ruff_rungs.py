@@ -1,12 +1,14 @@
 """The format and lint rungs over a patch: every ruff configuration that judges it, and what
 each found. ``ruff.py`` runs ruff on one text; this module decides which texts, under which
 configurations (the workspace's, and the patch's new one when it changes ruff's settings), and
-what counts as a finding (new findings only; a file ruff cannot format).
+what counts as a finding (new findings only; a file ruff cannot format). ``judges_for`` makes
+the judges of a patch, for the rungs and for ``suppression_rung``'s run without its ``noqa``.
 """
 
 from __future__ import annotations
 
 import asyncio
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -14,10 +16,12 @@ import msgspec
 
 from prewrite.protocol import Diagnostic
 from prewrite_daemon.diagnostics import introduced
-from prewrite_daemon.ladder.ruff import BREAKAGE_RULES, CONFIG_REJECTED
+from prewrite_daemon.ladder.patched_view import patched_view
+from prewrite_daemon.ladder.ruff import BREAKAGE_RULES, CONFIG_REJECTED, linter_config_changes
 from prewrite_daemon.patch import FileEdit, PreparedPatch
 
 if TYPE_CHECKING:
+    from collections.abc import Generator
     from pathlib import Path
 
     from prewrite_daemon.ladder.ruff import Ruff
@@ -63,6 +67,21 @@ class Judges:
 
 
 ONLY_THE_WORKSPACE = Judges((), ((BEFORE, None),))  # a patch that leaves ruff's config alone
+
+
+@contextmanager
+def judges_for(patch: PreparedPatch, allow_relaxation: bool, on: bool = True) -> Generator[Judges]:
+    """The judges of ``patch``: the workspace's configuration and, when the patch changes
+    ruff's, its new one in a patched view (alone with ``allow_relaxation``); ``on`` False: no
+    ruff rung runs, so no view is made."""
+    changed = tuple(linter_config_changes(patch)) if on else ()
+    with patched_view(patch) if changed else nullcontext(None) as view:
+        views: list[tuple[str, Path | None]] = []
+        if not changed or not allow_relaxation:
+            views.append((BEFORE, None))
+        if view is not None:
+            views.append((AFTER, view))
+        yield Judges(changed, tuple(views))
 
 
 async def format_files(

@@ -13,6 +13,12 @@ the patch (the workspace as it is) and under the patch's new one (a patched view
 ``ruff.py``). A finding the patch's code introduced under either is red and says under which it
 was found, so a patch that relaxes the linter to hide its own finding is caught and told so —
 unless the workspace on disk sets ``allow_relaxation``: then only the new configuration judges.
+
+Once every rung before the reviewer has passed, the suppression comments the patch adds
+(``# type: ignore``, ``# noqa``, ``// @ts-expect-error``, ...) are taken out and the rungs that
+honour them run again (``suppression_rung.py``): the reply lists each with what it hides, and
+``[tool.prewrite] suppressions = "refuse"`` makes one red. A red verdict lists them too, what
+they hide not computed.
 """
 
 from __future__ import annotations
@@ -21,7 +27,6 @@ import hashlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -34,17 +39,19 @@ from prewrite.protocol import (
     FileChange,
     Outcome,
     RungReport,
+    Suppression,
 )
 from prewrite.trust import is_trusted
 from prewrite_daemon.ladder.config import RUNGS
-from prewrite_daemon.ladder.node_rungs import format_js, js_targets, lint_js, untrusted_note
+from prewrite_daemon.ladder.node_rungs import node_rungs_for, node_step
 from prewrite_daemon.ladder.parse import parse_patch
-from prewrite_daemon.ladder.patched_view import patched_view
 from prewrite_daemon.ladder.policy import as_given, check_content, check_path, named_as_given
 from prewrite_daemon.ladder.protect import check_protected
 from prewrite_daemon.ladder.review import finding, review_patch
-from prewrite_daemon.ladder.ruff import linter_config_changes
-from prewrite_daemon.ladder.ruff_rungs import AFTER, BEFORE, Judges, format_files, lint_files
+from prewrite_daemon.ladder.ruff_rungs import format_files, judges_for, lint_files
+from prewrite_daemon.ladder.suppression_mode import suppression_mode
+from prewrite_daemon.ladder.suppression_reruns import reruns_for
+from prewrite_daemon.ladder.suppression_rung import SUPPRESSIONS, judge, listed
 from prewrite_daemon.limits import Deadline
 from prewrite_daemon.patch import FileEdit, PreparedPatch, normalize_path, prepare_patch
 
@@ -78,12 +85,14 @@ class Ladder:
     trusted: Callable[[Path], bool] = is_trusted
     intent: str | None = None  # the caller's stated intent, for the reviewer
     node: NodeTools | None = None  # the workspace's prettier/eslint/biome for JS/TS files
+    suppressions: list[Suppression] | None = None  # the patch adds, once judged
 
     def _report(self, rung: str, outcome: Outcome, started: float, detail: str = "") -> None:
         ms = round((time.perf_counter() - started) * 1000, 1)
         self.reports.append(RungReport(rung, outcome, ms, detail))
 
     def _skip_rest(self, after: str) -> None:
+        after = "typecheck" if after == SUPPRESSIONS else after  # the step after the type check
         for rung in RUNGS[RUNGS.index(after) + 1 :]:
             if self.config.enabled(rung):
                 self.reports.append(RungReport(rung, "skipped"))
@@ -150,16 +159,42 @@ class Ladder:
         patch, verdict = await self._ruff_rungs(patch, deadline)
         if verdict is not None:
             return verdict
+        typed: CheckReply | None = None
         if not self.config.enabled("typecheck"):
             self._not_run("typecheck")
-            return await self._review(patch, deadline, None)
+        else:
+            t = time.perf_counter()
+            typed = await self.typecheck(patch, deadline.left())
+            self._report("typecheck", "pass" if typed.ok else "fail", t)
+            self.verified.append(f"typecheck: {len(typed.checked_files)} file(s) compared")
+            if not typed.ok:
+                return self._verdict("typecheck", typed.diagnostics, patch, typed)
+        refused = await self._suppressions(patch, deadline, typed)
+        return refused or await self._review(patch, deadline, typed)
+
+    async def _suppressions(
+        self, patch: PreparedPatch, deadline: Deadline, typed: CheckReply | None
+    ) -> CheckReply | None:
+        """The suppressions the patch adds, and what they hide: the rungs that passed, again
+        without them. A red verdict when the workspace refuses them."""
         t = time.perf_counter()
-        reply = await self.typecheck(patch, deadline.left())
-        self._report("typecheck", "pass" if reply.ok else "fail", t)
-        self.verified.append(f"typecheck: {len(reply.checked_files)} file(s) compared")
-        if not reply.ok:
-            return self._verdict("typecheck", reply.diagnostics, patch, reply)
-        return await self._review(patch, deadline, reply)
+        js = self.config.enabled_for_js("lint") and self.trusted(self.root)
+        reruns = reruns_for(
+            patch, deadline, ruff=self.ruff if self.config.enabled("lint") else None,
+            allow_relaxation=self.config.allow_relaxation, node=self.node if js else None,
+            check=self.typecheck, typed=typed,
+        )  # fmt: skip
+        step = await judge(patch, reruns, suppression_mode(self.config), deadline.left() * 0.9)
+        self.suppressions = step.suppressions
+        self.not_verified += step.not_verified
+        if not step.detail:
+            return None
+        self._report(SUPPRESSIONS, "fail" if step.refusal else "pass", t, step.detail)
+        self.verified.append(f"suppressions: {step.detail}")
+        if step.refusal:
+            warnings = typed.diagnostics if typed else []
+            return self._verdict(SUPPRESSIONS, [*step.refusal, *warnings], patch, typed)
+        return None
 
     async def _review(
         self, patch: PreparedPatch, deadline: Deadline, typed: CheckReply | None
@@ -194,15 +229,10 @@ class Ladder:
     ) -> tuple[PreparedPatch, CheckReply | None]:
         """The format and lint rungs, under every ruff configuration that judges the patch."""
         on = [rung for rung in ("format", "lint") if self.config.enabled(rung)]
-        node_on = self._node_rungs(patch)
-        changed = tuple(linter_config_changes(patch)) if on else ()
-        with patched_view(patch) if changed else nullcontext(None) as view:
-            views: list[tuple[str, Path | None]] = []
-            if not changed or not self.config.allow_relaxation:
-                views.append((BEFORE, None))
-            if view is not None:
-                views.append((AFTER, view))
-            judges = Judges(changed, tuple(views))
+        wanted = [r for r in ("format", "lint") if self.config.enabled_for_js(r)]
+        node_on, notes = node_rungs_for(self.node, wanted, self.trusted(self.root), patch)
+        self.not_verified += notes
+        with judges_for(patch, self.config.allow_relaxation, bool(on)) as judges:
             for rung in ("format", "lint"):
                 if rung not in on and rung not in node_on:
                     self._not_run(rung)
@@ -216,44 +246,23 @@ class Ladder:
                 elif rung in on:
                     findings, note = await lint_files(self.ruff, patch, deadline, judges)
                     self.verified.append(note)
-                if rung in node_on and not findings:
-                    patch, findings = await self._node_step(rung, patch, deadline)
+                if rung in node_on and not findings and self.node is not None:
+                    patch, findings, (ok, gaps) = await node_step(self.node, rung, patch, deadline)
+                    self.verified, self.not_verified = self.verified + ok, self.not_verified + gaps
                 if rung == "format":
                     self.formatted = {e.path for e in patch.edits if e.new_text != given[e.path]}
                 if findings:
                     self._report(rung, "fail", t, judges.detail(findings))
                     return patch, self._verdict(rung, findings, patch)
                 self._report(rung, "pass", t, judges.detail([]))
-        if changed and "lint" in on:
-            how = "both" if len(views) == 2 else "the new one only (allow_relaxation)"
+        if judges.changed and "lint" in on:
+            how = "both" if len(judges.views) == 2 else "the new one only (allow_relaxation)"
             self.verified.append(f"ruff configuration changed by the patch: judged under {how}")
             self.not_verified.append(
                 "lint: files the patch does not touch were not re-linted under its new ruff "
-                f"configuration ({', '.join(changed)})"
+                f"configuration ({', '.join(judges.changed)})"
             )
         return patch, None
-
-    def _node_rungs(self, patch: PreparedPatch) -> list[str]:
-        """The rungs the workspace's own JS/TS tools (``node_rungs``) take part in."""
-        wanted = [r for r in ("format", "lint") if self.config.enabled_for_js(r)]
-        if self.node is None or not wanted or not js_targets(patch):
-            return []
-        if not self.trusted(self.root):
-            self.not_verified += untrusted_note(patch)
-            return []
-        return wanted
-
-    async def _node_step(
-        self, rung: str, patch: PreparedPatch, deadline: Deadline
-    ) -> tuple[PreparedPatch, list[Diagnostic]]:
-        assert self.node is not None
-        if rung == "format":
-            patch, findings, (verified, not_verified) = await format_js(self.node, patch, deadline)
-        else:
-            findings, (verified, not_verified) = await lint_js(self.node, patch, deadline)
-        self.verified += verified
-        self.not_verified += not_verified
-        return patch, findings
 
     def _verdict(
         self,
@@ -264,6 +273,8 @@ class Ladder:
     ) -> CheckReply:
         if failed is not None:
             self._skip_rest(failed)
+        if self.suppressions is None:
+            self.suppressions = listed(patch, failed) if failed is not None else []
         self.final = patch
         files = [_candidate(e, e.path in self.formatted) for e in patch.edits]
         timings = {f"{r.rung}_ms": r.ms for r in self.reports if r.outcome in ("pass", "fail")}
@@ -281,6 +292,7 @@ class Ladder:
             files=files,
             verified=_merged(self.verified, typed.verified if typed else []),
             not_verified=_merged(self.not_verified, typed.not_verified if typed else []),
+            suppressions=self.suppressions,
         )
 
 
