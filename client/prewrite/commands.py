@@ -20,6 +20,7 @@ from prewrite.errors import BadRequest, DaemonUnavailable
 from prewrite.late import late_finding_lines
 from prewrite.protocol import CheckReply, DiskResult, Patch, RungReport, StatsReply
 from prewrite.runtime import read_status, runtime_paths
+from prewrite.suppression_text import suppression_lines
 from prewrite.trust import set_trusted, trusted_roots
 
 if TYPE_CHECKING:
@@ -86,6 +87,8 @@ def print_human(reply: CheckReply, elapsed_ms: float) -> None:
         print(f"prewrite: not verified: {line}")
     for line in late_finding_lines(reply.late_findings):
         print(line if line.startswith(" ") else f"prewrite: {line}")
+    for line in suppression_lines(reply.suppressions):
+        print(line if line.startswith(" ") else f"prewrite: suppression: {line}")
     errors = sum(1 for d in reply.diagnostics if d.severity == "error")
     others = len(reply.diagnostics) - errors
     verdict = "ok" if reply.ok else f"FAILED at {reply.failed_rung or 'typecheck'}"
@@ -163,6 +166,9 @@ def print_stats(reply: StatsReply, root: str | None) -> None:
         print(f"{r.rung:<10} {r.runs:>6} {r.caught:>7} {r.median_ms:>8.1f}ms{failed_open}")
     for outcome, count in sorted(reply.outcomes.items()):
         print(f"  {outcome}: {count}")
+    for s in reply.suppressions:
+        refused = f", {s.refused} refused" if s.refused else ""
+        print(f"suppressions {s.kind}: {s.added} added, {s.hiding} hiding an error{refused}")
     if reply.narrowing_misses:
         print(f"narrowing misses: {len(reply.narrowing_misses)} (latest last)")
     for miss in reply.narrowing_misses:

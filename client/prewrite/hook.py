@@ -35,6 +35,7 @@ from prewrite.errors import (
 from prewrite.hook_patch import INPUT_TYPES, Target, build_change, find_target
 from prewrite.hook_policy import judge, load_hook_config
 from prewrite.late import late_finding_lines
+from prewrite.suppression_text import suppression_lines
 
 if TYPE_CHECKING:
     from prewrite.hook_patch import ToolInput
@@ -45,6 +46,7 @@ EXIT_ALLOW, EXIT_REFUSE = 0, 2
 # The string rungs judge the text exactly as the tool will write it: the format rung is a
 # mutation the hook cannot apply, so it runs apart, only to tell the model (never to refuse).
 CHECK_RUNGS = ("parse", "lint", "typecheck")
+REFUSED_SUPPRESSIONS = "suppressions"  # the failed rung of a workspace refusing suppressions
 START_TIMEOUT_S = 20.0
 HANDSHAKE_TIMEOUT_S = 10.0
 
@@ -159,11 +161,29 @@ def _check(
         verdict = judge(reply, target.path, config.block)
         # told once, on whichever answer this is: an earlier edit's green was wrong
         late = [f"prewrite: {line}" for line in late_finding_lines(reply.late_findings)]
-        if verdict.refuse:
-            reason = f"prewrite refused this {tool_name} of {target.path}: {verdict.reason}"
+        if verdict.refuse or reply.failed_rung == REFUSED_SUPPRESSIONS:
+            why = verdict.reason or _suppressions_refused(reply)
+            reason = f"prewrite refused this {tool_name} of {target.path}: {why}"
             return refuse("\n".join([reason, *late]))
         note = _format_note(client, target, change, reply, config.timeout_s)
-    return allow([*verdict.feedback, *note, *late])
+    return allow([*verdict.feedback, *_suppressed(target, reply), *note, *late])
+
+
+def _suppressed(target: Target, reply: CheckReply) -> list[str]:
+    """The suppression comments the edit adds and what each hides, for the model."""
+    lines = suppression_lines(reply.suppressions)
+    if not lines:
+        return []
+    head = f"prewrite: this edit of {target.path} is allowed, but it suppresses:"
+    return [head, *(f"  {line}" for line in lines)]
+
+
+def _suppressions_refused(reply: CheckReply) -> str:
+    """Why an edit the workspace refuses for its suppressions is refused under ``block =
+    "never"`` too: the workspace asked for it by name."""
+    lines = suppression_lines(reply.suppressions)
+    head = 'it adds suppression comments, and [tool.prewrite] suppressions = "refuse":'
+    return "\n".join([head, *(f"  {line}" for line in lines)])
 
 
 def _format_note(

@@ -3,7 +3,8 @@ structured content for programs.
 
 The text is what most hosts show a model, so it carries everything needed to act: each
 introduced diagnostic in compiler style, the rung that failed, the receipt, any late finding
-(an earlier green found wrong since, ``prewrite.late``), and the text of any
+(an earlier green found wrong since, ``prewrite.late``), each suppression comment the patch adds
+with what it hides (``prewrite.suppression_text``), and the text of any
 file whose ``content`` the formatter changed (that text, not the one sent, is what ``apply``
 writes; an edited file's final text is in the structured ``files``). Structured
 content is the wire reply itself (``prewrite.protocol``), so it never drifts from the CLI's
@@ -18,6 +19,7 @@ import msgspec
 from mcp.types import CallToolResult, TextContent
 
 from prewrite.late import late_finding_lines
+from prewrite.suppression_text import suppression_lines
 from prewrite_daemon.agent_mcp.guide import ERROR_HINTS
 
 if TYPE_CHECKING:
@@ -111,6 +113,8 @@ def _check_lines(reply: CheckReply, sent: Mapping[str, str]) -> list[str]:
         lines.append(f"verified: {'; '.join(reply.verified)}")
     lines += [f"not verified: {line}" for line in reply.not_verified]
     lines += late_finding_lines(reply.late_findings)
+    lines += [line if line.startswith(" ") else f"suppression: {line}"
+              for line in suppression_lines(reply.suppressions)]  # fmt: skip
     for f in reply.files:
         if f.sha256 is None:
             lines.append(f"file {f.path}: deleted")
