@@ -6,7 +6,10 @@ failure, and its median cost. The review rung's answers are kept whole (``review
 reviewer's verdict as JSON, or why it failed open) — the autopsy of a refuted patch — and
 ``stats`` counts the times it failed open. A narrowing miss (a green the idle re-check found
 wrong, ``recheck.py``) is kept whole too — the patch's files and what was missed — and ``stats``
-lists the latest ones: each is a bug in the planner to fix.
+lists the latest ones: each is a bug in the planner to fix. Each suppression comment a patch
+adds is kept (its kind, whether it hid what the patch introduced, whether it was refused), and
+``stats`` counts them per kind; the step that runs rungs again without them
+(``suppression_rung``) is a row of its own, after the type check: its runs and median cost.
 """
 
 from __future__ import annotations
@@ -20,15 +23,17 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from prewrite.protocol import Diagnostic, LateFinding, RungStats, StatsReply
+from prewrite.protocol import Diagnostic, LateFinding, RungStats, StatsReply, SuppressionStats
 from prewrite_daemon.ladder.config import RUNGS
 from prewrite_daemon.ladder.review import FAILED_OPEN
+from prewrite_daemon.ladder.suppression_mode import SUPPRESSIONS
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from pathlib import Path
 
     from prewrite.errors import PrewriteError
-    from prewrite.protocol import CheckReply, RungReport
+    from prewrite.protocol import CheckReply, RungReport, Suppression
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +68,16 @@ CREATE TABLE IF NOT EXISTS narrowing_misses (
     files TEXT NOT NULL,
     diagnostics TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS suppressions (
+    verdict INTEGER NOT NULL REFERENCES verdicts(id),
+    kind TEXT NOT NULL,
+    hiding INTEGER NOT NULL,
+    refused INTEGER NOT NULL
+);
 """
+# The stats' row order: the ladder's, the suppression step right after the type check.
+_TYPED = RUNGS.index("typecheck") + 1
+_ORDER = (*RUNGS[:_TYPED], SUPPRESSIONS, *RUNGS[_TYPED:])
 MISSES_SHOWN = 20  # the latest narrowing misses ``stats`` lists
 
 
@@ -85,8 +99,10 @@ class VerdictRecord:
         total_ms: float,
         files: list[str],
         rungs: list[RungReport],
+        suppressions: Sequence[Suppression] = (),
     ) -> None:
-        """Append one verdict; ``outcome`` is "ok", "failed:<rung>" or an error code."""
+        """Append one verdict; ``outcome`` is "ok", "failed:<rung>" or an error code;
+        ``suppressions``: the ones the patch adds (refused when it failed at that step)."""
         with self._db:
             cur = self._db.execute(
                 "INSERT INTO verdicts (at, workspace, outcome, failed_rung, total_ms, files) "
@@ -101,6 +117,11 @@ class VerdictRecord:
             self._db.executemany(
                 "INSERT INTO reviews (verdict, outcome, answer) VALUES (?, ?, ?)",
                 [(cur.lastrowid, r.outcome, r.detail) for r in rungs if _reviewed(r)],
+            )
+            refused = int(failed_rung == SUPPRESSIONS)
+            self._db.executemany(
+                "INSERT INTO suppressions (verdict, kind, hiding, refused) VALUES (?, ?, ?, ?)",
+                [(cur.lastrowid, s.kind, int(bool(s.hidden)), refused) for s in suppressions],
             )
 
     def add_miss(self, miss: LateFinding) -> None:
@@ -154,7 +175,7 @@ class VerdictRecord:
         failed_open = sum(outcome == "skipped" for outcome, _ in self.reviews(workspace))
         if failed_open:
             per_rung.setdefault("review", [])
-        order = [*RUNGS]
+        order = [*_ORDER]
         stats = [
             RungStats(
                 rung=rung,
@@ -169,8 +190,17 @@ class VerdictRecord:
         ]
         return StatsReply(
             verdicts=sum(outcomes.values()), rungs=stats, outcomes=outcomes,
-            narrowing_misses=self.misses(workspace),
+            narrowing_misses=self.misses(workspace), suppressions=self._suppressions(workspace),
         )  # fmt: skip
+
+    def _suppressions(self, workspace: str | None) -> list[SuppressionStats]:
+        where, args = ("WHERE v.workspace = ?", (workspace,)) if workspace else ("", ())
+        rows = self._db.execute(
+            "SELECT s.kind, COUNT(*), SUM(s.hiding), SUM(s.refused) FROM suppressions s JOIN "
+            f"verdicts v ON s.verdict = v.id {where} GROUP BY s.kind ORDER BY s.kind",
+            args,
+        ).fetchall()
+        return [SuppressionStats(k, added, hiding, refused) for k, added, hiding, refused in rows]
 
     def close(self) -> None:
         self._db.close()
@@ -201,4 +231,5 @@ def record_verdict(
         failed = next((r.rung for r in reports if r.outcome == "fail"), None)
     if outcome != "ok":
         log.info("%s: %s caught by %s", root, outcome, failed or "-")
-    record.add(str(root), outcome, failed, total_ms, files, reports)
+    kept = reply.suppressions if reply is not None else []
+    record.add(str(root), outcome, failed, total_ms, files, reports, kept)

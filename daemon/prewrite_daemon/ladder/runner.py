@@ -49,9 +49,9 @@ from prewrite_daemon.ladder.policy import as_given, check_content, check_path, n
 from prewrite_daemon.ladder.protect import check_protected
 from prewrite_daemon.ladder.review import finding, review_patch
 from prewrite_daemon.ladder.ruff_rungs import format_files, judges_for, lint_files
-from prewrite_daemon.ladder.suppression_mode import suppression_mode
+from prewrite_daemon.ladder.suppression_mode import SUPPRESSIONS, suppression_mode
 from prewrite_daemon.ladder.suppression_reruns import reruns_for
-from prewrite_daemon.ladder.suppression_rung import SUPPRESSIONS, judge, listed
+from prewrite_daemon.ladder.suppression_rung import judge, listed
 from prewrite_daemon.limits import Deadline
 from prewrite_daemon.patch import FileEdit, PreparedPatch, normalize_path, prepare_patch
 

@@ -21,6 +21,7 @@ from prewrite.errors import BadRequest, ErrorDetail
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+SUPPRESSIONS = "suppressions"  # the step's name in a reply's rungs, as a failed rung, in stats
 SuppressionMode = Literal["report", "refuse"]
 MODES: tuple[SuppressionMode, ...] = ("report", "refuse")
 DEFAULT: SuppressionMode = "report"

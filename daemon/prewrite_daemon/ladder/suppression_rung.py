@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 from prewrite.errors import PrewriteError
 from prewrite.protocol import Diagnostic, Suppression
+from prewrite_daemon.ladder.suppression_mode import SUPPRESSIONS
 from prewrite_daemon.ladder.suppressions import Added, added_in, strip
 from prewrite_daemon.patch import FileEdit, PreparedPatch
 
@@ -37,7 +38,6 @@ if TYPE_CHECKING:
     from prewrite_daemon.ladder.suppression_mode import SuppressionMode
     from prewrite_daemon.ladder.suppression_reruns import Rerun
 
-SUPPRESSIONS = "suppressions"  # the step's name in a reply's rungs, as a failed rung, in stats
 TOOL_RUNG = {"pyright": "typecheck", "typescript": "typecheck", "ruff": "lint",
              "eslint": "lint", "biome": "lint"}  # fmt: skip
 
