@@ -4,7 +4,8 @@ A checker (re)start rebuilds the graph from every source file (``DependencyGraph
 parses and summarises each: httpx's 60 files take about a second of CPU), yet a check needs it
 only to plan an interface change; a body-only edit's verdict needs no graph at all. So a rebuild
 is only *pending* until someone needs it (``ready``, ``current``) or the workspace asks for it
-once a check has answered (``start``); then it runs in a thread of its own
+once a check has answered (``start``); then the empty graph is made (for Python that starts the
+Protocol caches' lookup, a process of its own) and filled in a thread of its own
 (``InterruptibleThread``), from a snapshot of the texts taken on the loop, and a task of the
 keeper's publishes it when it is done (``on_built`` is told).
 
@@ -38,10 +39,14 @@ STRAY_GRACE_S = 1.0  # a superseded build is interrupted this often until it has
 
 
 class _Build:
-    """One rebuild: ``graph`` filled from ``texts`` in a thread, then the queued changes."""
+    """One rebuild: a graph ``make`` gives, filled from ``texts`` in a thread, then the queued
+    changes."""
 
-    def __init__(self, graph: DependencyGraph, texts: list[tuple[str, str | None]]) -> None:
-        self.graph = graph
+    def __init__(
+        self, make: Callable[[], DependencyGraph], texts: list[tuple[str, str | None]]
+    ) -> None:
+        self.make = make
+        self.graph: DependencyGraph | None = None  # made when the build starts
         self.texts = texts
         self.queued: list[tuple[str, str | None]] = []
         self.job: InterruptibleThread[None] | None = None  # once started
@@ -51,10 +56,12 @@ class _Build:
         self.started = 0.0
 
     def start(self) -> None:
+        graph = self.graph = self.make()
+
         def fill() -> None:
             try:
                 for rel, text in self.texts:
-                    self.graph.update(rel, text)
+                    graph.update(rel, text)
             except BaseException as exc:  # a summariser's bug (or the interruption): kept
                 self.error = exc
                 raise
@@ -82,11 +89,14 @@ class GraphKeeper:
         """The graph if it is complete now (no rebuild pending or under way), else None."""
         return self._graph if self._build is None else None
 
-    def rebuild(self, graph: DependencyGraph, texts: list[tuple[str, str | None]]) -> None:
-        """From now on the graph is the empty ``graph`` filled with ``texts`` (path, text), built
-        when first needed. Must be called on the event loop."""
+    def rebuild(
+        self, make: Callable[[], DependencyGraph], texts: list[tuple[str, str | None]]
+    ) -> None:
+        """From now on the graph is an empty one from ``make`` filled with ``texts`` (path,
+        text), both when first needed (making one may start work of its own: a Python graph
+        asks the Protocol caches). Must be called on the event loop."""
         self._drop()
-        self._build = _Build(graph, texts)
+        self._build = _Build(make, texts)
 
     def start(self) -> None:
         """Start the pending rebuild, if any, in its thread (a no-op once started)."""
@@ -166,11 +176,13 @@ class GraphKeeper:
         build.settled.set()
         if build.error is not None:
             return
+        graph = build.graph
+        assert graph is not None  # started
         for rel, text in build.queued:
-            build.graph.update(rel, text)
-        self._build, self._graph = None, build.graph
+            graph.update(rel, text)
+        self._build, self._graph = None, graph
         ms = (time.monotonic() - build.started) * 1000
         log.info("graph of %d files built in %.0f ms (%d change(s) meanwhile)",
                  len(build.texts), ms, len(build.queued))  # fmt: skip
         if self.on_built is not None:
-            self.on_built(build.graph)
+            self.on_built(graph)

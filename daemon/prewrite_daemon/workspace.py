@@ -227,10 +227,11 @@ class Workspace:
         self._unbuilt.clear("the checker stopped")
 
     def _rebuild_graph(self) -> None:
-        """A fresh graph of the shadow's sources (the texts read now), built when needed."""
+        """A fresh graph of the shadow's sources (the texts read now), made when needed."""
         read = self.shadow.read_text
         texts = [(rel, read(rel)) for rel in self.shadow.files if self.language.is_source(rel)]
-        self._graphs.rebuild(self.language.new_graph(self.root, self.layout, self.env), texts)
+        root, layout, env, language = self.root, self.layout, self.env, self.language
+        self._graphs.rebuild(lambda: language.new_graph(root, layout, env), texts)
 
     def _invalidate(self) -> None:
         self.base_cache.clear()

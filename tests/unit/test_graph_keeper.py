@@ -16,13 +16,17 @@ from prewrite.errors import BackendFailed
 from prewrite_daemon.graph_keeper import GraphKeeper
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Callable, Iterable, Sequence
 
     from prewrite_daemon.languages.base import DependencyGraph
 
 pytestmark = pytest.mark.timeout(30)
 
 TEXTS: list[tuple[str, str | None]] = [("a.py", "import b\n"), ("b.py", "X = 1\n")]
+
+
+def made(graph: DependencyGraph) -> Callable[[], DependencyGraph]:
+    return lambda: graph
 
 
 class RecordingGraph:
@@ -67,13 +71,19 @@ async def test_a_rebuild_waits_until_needed_and_ready_gives_it_complete() -> Non
     built: list[DependencyGraph] = []
     keeper = GraphKeeper(RecordingGraph(), built.append)
     fresh = RecordingGraph()
-    keeper.rebuild(fresh, TEXTS)
+    makes: list[DependencyGraph] = []
+
+    def make() -> DependencyGraph:
+        makes.append(fresh)  # a Python graph starts the Protocol caches' lookup here
+        return fresh
+
+    keeper.rebuild(make, TEXTS)
     assert keeper.built is None
-    assert fresh.updates == []  # pending: nobody needed it yet
+    assert (makes, fresh.updates) == ([], [])  # pending: not even made, nobody needed it
     assert await keeper.ready() is fresh
     assert fresh.updates == TEXTS
     assert keeper.built is fresh
-    assert built == [fresh]
+    assert built == makes == [fresh]
 
 
 async def test_start_builds_it_in_the_background_and_tells_when_done() -> None:
@@ -86,7 +96,7 @@ async def test_start_builds_it_in_the_background_and_tells_when_done() -> None:
 
     keeper = GraphKeeper(RecordingGraph(), tell)
     fresh = RecordingGraph()
-    keeper.rebuild(fresh, TEXTS)
+    keeper.rebuild(made(fresh), TEXTS)
     keeper.start()
     await done.wait()  # nobody asked for it: the keeper publishes it by itself
     assert built == [fresh]
@@ -97,7 +107,7 @@ async def test_changes_during_the_build_are_applied_after_it_in_order() -> None:
     gate = threading.Event()
     keeper = GraphKeeper(RecordingGraph())
     fresh = RecordingGraph(gate)
-    keeper.rebuild(fresh, TEXTS)
+    keeper.rebuild(made(fresh), TEXTS)
     keeper.start()
     keeper.update("b.py", "X = 2\n")  # a sync while the thread is held in its first update
     keeper.update("c.py", "Y = 1\n")
@@ -116,7 +126,7 @@ async def test_current_waits_for_the_build_instead_of_answering_half_built() -> 
     gate = threading.Event()
     keeper = GraphKeeper(RecordingGraph())
     fresh = RecordingGraph(gate)
-    keeper.rebuild(fresh, TEXTS)
+    keeper.rebuild(made(fresh), TEXTS)
     keeper.update("c.py", "Y = 1\n")
     keeper.start()
     fresh.entered.wait()
@@ -133,11 +143,11 @@ async def test_a_newer_rebuild_supersedes_the_one_under_way() -> None:
     gate = threading.Event()
     keeper = GraphKeeper(RecordingGraph())
     old, new = RecordingGraph(gate), RecordingGraph()
-    keeper.rebuild(old, TEXTS)
+    keeper.rebuild(made(old), TEXTS)
     keeper.start()
     old.entered.wait()
     keeper.update("stale.py", "Z = 1\n")  # queued for the old build: dropped with it
-    keeper.rebuild(new, TEXTS[:1])
+    keeper.rebuild(made(new), TEXTS[:1])
     gate.set()
     assert await keeper.ready() is new
     assert new.updates == TEXTS[:1]
@@ -145,14 +155,14 @@ async def test_a_newer_rebuild_supersedes_the_one_under_way() -> None:
 
 async def test_a_build_that_fails_fails_every_wait_until_rebuilt() -> None:
     keeper = GraphKeeper(RecordingGraph())
-    keeper.rebuild(RecordingGraph(fail_on="b.py"), TEXTS)
+    keeper.rebuild(made(RecordingGraph(fail_on="b.py")), TEXTS)
     for _ in range(2):
         with pytest.raises(ValueError, match=r"cannot summarise b\.py"):
             await keeper.ready()
     with pytest.raises(ValueError, match=r"cannot summarise b\.py"):
         _ = keeper.current
     fixed = RecordingGraph()
-    keeper.rebuild(fixed, TEXTS)
+    keeper.rebuild(made(fixed), TEXTS)
     assert await keeper.ready() is fixed
 
 
@@ -160,7 +170,7 @@ async def test_stop_interrupts_the_build_and_replace_takes_over() -> None:
     gate = threading.Event()
     keeper = GraphKeeper(RecordingGraph())
     held = RecordingGraph(gate)
-    keeper.rebuild(held, TEXTS)
+    keeper.rebuild(made(held), TEXTS)
     keeper.start()
     held.entered.wait()
     wrapper = RecordingGraph()
@@ -175,7 +185,7 @@ async def test_stop_interrupts_the_build_and_replace_takes_over() -> None:
 async def test_a_stopped_keeper_fails_whoever_waits_for_its_graph() -> None:
     gate = threading.Event()
     keeper = GraphKeeper(RecordingGraph())
-    keeper.rebuild(RecordingGraph(gate), TEXTS)
+    keeper.rebuild(made(RecordingGraph(gate)), TEXTS)
     keeper.start()
     waiting = asyncio.create_task(keeper.ready())  # waiting for it, or about to
     keeper.stop()  # the workspace stops
