@@ -1,4 +1,5 @@
-"""Helpers that build ``FileChange``s with the base hash read from disk."""
+"""Helpers that build ``FileChange``s with the base hash read from disk (a regular file only,
+hashed in chunks: ``prewrite.files``)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import hashlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from prewrite.files import sha256_regular
 from prewrite.protocol import FileChange
 
 if TYPE_CHECKING:
@@ -17,7 +19,7 @@ def sha256_hex(data: bytes) -> str:
 
 
 def _base(root: str | os.PathLike[str], path: str) -> str:
-    return sha256_hex((Path(root) / path).read_bytes())
+    return sha256_regular(Path(root) / path, name=path)
 
 
 def change_file(root: str | os.PathLike[str], path: str, content: str) -> FileChange:

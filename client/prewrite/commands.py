@@ -17,6 +17,8 @@ from prewrite.client import (
     wait_for_daemon,
 )
 from prewrite.errors import BadRequest, DaemonUnavailable
+from prewrite.files import read_stream
+from prewrite.framing import MAX_FRAME_BYTES
 from prewrite.late import late_finding_lines
 from prewrite.protocol import CheckReply, DiskResult, Patch, RungReport, StatsReply
 from prewrite.runtime import read_status, runtime_paths
@@ -44,8 +46,14 @@ def trust(args: argparse.Namespace) -> int:
 
 
 def _read_patch(source: str) -> Patch:
+    """The patch the user names: stdin or a file, which may be a pipe (``<(...)``), so it is
+    not held to regular files; it is held to the frame limit, the most a request can carry."""
     try:
-        data = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
+        if source == "-":
+            data = read_stream(sys.stdin.buffer, MAX_FRAME_BYTES, "the patch on stdin")
+        else:
+            with open(source, "rb") as stream:
+                data = read_stream(stream, MAX_FRAME_BYTES, source)
     except OSError as exc:
         raise BadRequest(f"cannot read patch {source}: {exc.strerror}") from exc
     try:

@@ -62,18 +62,31 @@ def _refused(name: str, why: str, limit: int) -> UnreadableFile:
     )
 
 
-def _open_checked(path: StrPath, limit: int, follow: bool, name: str) -> tuple[int, int] | None:
-    """An open descriptor of the regular file ``path`` and its size; None when it is absent."""
+def regular_stat(
+    path: StrPath, limit: int = CONFIG_LIMIT, *, follow: bool = True, name: str | None = None
+) -> os.stat_result | None:
+    """The ``stat`` of the regular file ``path``, None if it does not exist; ``UnreadableFile``
+    for anything a reader would hang or drown on. Alone, for a file another program will read
+    (ruff finds its configurations itself): refuse it before that program runs."""
+    shown = os.fspath(path) if name is None else name
     try:
-        before = os.stat(path) if follow else os.lstat(path)
+        st = os.stat(path) if follow else os.lstat(path)
     except OSError as exc:
         if exc.errno in _ABSENT:
             return None
-        raise _refused(name, f"unreadable ({exc.strerror})", limit) from exc
-    if not stat.S_ISREG(before.st_mode):
-        raise _refused(name, kind_of(before.st_mode), limit)
-    if before.st_size > limit:
-        raise _refused(name, f"{before.st_size} bytes, over the limit", limit)
+        raise _refused(shown, f"unreadable ({exc.strerror})", limit) from exc
+    if not stat.S_ISREG(st.st_mode):
+        raise _refused(shown, kind_of(st.st_mode), limit)
+    if st.st_size > limit:
+        raise _refused(shown, f"{st.st_size} bytes, over the limit", limit)
+    return st
+
+
+def _open_checked(path: StrPath, limit: int, follow: bool, name: str) -> tuple[int, int] | None:
+    """An open descriptor of the regular file ``path`` and its size; None when it is absent."""
+    before = regular_stat(path, limit, follow=follow, name=name)
+    if before is None:
+        return None
     try:
         fd = os.open(path, _FLAGS | (0 if follow else os.O_NOFOLLOW))
     except OSError as exc:

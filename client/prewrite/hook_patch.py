@@ -2,7 +2,9 @@
 
 The hook judges the file as it will be after the tool runs, against the file as it is on disk
 now: ``base_sha256`` is read here, so a file that changes between this read and the daemon's
-check is ``stale_base``, never a verdict on the wrong text.
+check is ``stale_base``, never a verdict on the wrong text. It is read as every repository file
+is (``prewrite.files``): a FIFO, a device or a file over 64 MiB is ``unreadable_file``, refused
+unread, never waited on.
 
 - ``Write`` is the full new content (``base_sha256`` None for a file that does not exist yet).
 - ``Edit`` is an anchored edit ``{find: old_string, replace: new_string}``: the daemon anchors it
@@ -16,19 +18,17 @@ check is ``stale_base``, never a verdict on the wrong text.
 
 from __future__ import annotations
 
-import os
-from dataclasses import dataclass
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import msgspec
 
 from prewrite.changes import sha256_hex
 from prewrite.errors import BadRequest, ErrorDetail, FindAmbiguous, FindMismatch
+from prewrite.files import SOURCE_LIMIT, read_regular
 from prewrite.protocol import Edit, FileChange
 
-# The nearest directory holding one of these is the file's workspace root: a Python project
-# (pyproject.toml, pyrightconfig.json), a TypeScript one (tsconfig.json) or a repository (.git).
-ROOT_MARKERS = ("pyproject.toml", "pyrightconfig.json", "tsconfig.json", ".git")
+if TYPE_CHECKING:
+    from prewrite.hook_root import Target
 
 
 class WriteInput(msgspec.Struct, frozen=True):
@@ -62,34 +62,9 @@ INPUT_TYPES: dict[str, type[ToolInput]] = {
 }
 
 
-@dataclass(frozen=True)
-class Target:
-    """Where the edited file lives: its workspace ``root`` and its path relative to it."""
-
-    root: Path
-    path: str  # posix, relative to root, through the real directories (as the daemon names it)
-    marker: str  # why this root: the marker file found, or "cwd"
-
-
-def find_target(file_path: str, cwd: str) -> Target | None:
-    """The workspace of ``file_path``: the nearest ancestor holding a ``ROOT_MARKERS`` entry,
-    else ``cwd``; None when the file lies outside both (nothing there to check it against)."""
-    path = Path(cwd or os.getcwd(), file_path).resolve()
-    for parent in path.parents:
-        for marker in ROOT_MARKERS:
-            if (parent / marker).exists():
-                return Target(parent, path.relative_to(parent).as_posix(), marker)
-    if not cwd:
-        return None
-    base = Path(cwd).resolve()
-    if not path.is_relative_to(base) or path == base:
-        return None
-    return Target(base, path.relative_to(base).as_posix(), "cwd")
-
-
 def build_change(target: Target, tool: ToolInput) -> FileChange:
     """The prewrite change that stands for ``tool`` run on the file as it is on disk now."""
-    disk = _read(target.root / target.path)
+    disk = read_regular(target.root / target.path, SOURCE_LIMIT, name=target.path)
     base = None if disk is None else sha256_hex(disk)
     match tool:
         case WriteInput(content=content):
@@ -135,13 +110,6 @@ def apply_edits(path: str, disk: bytes | None, items: list[MultiEditItem]) -> st
             )
         text = text.replace(find, replace) if item.replace_all else text.replace(find, replace, 1)
     return text
-
-
-def _read(path: Path) -> bytes | None:
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        return None
 
 
 def _text(data: bytes) -> str:

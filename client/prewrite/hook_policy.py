@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 from prewrite.errors import BadRequest, ErrorDetail
+from prewrite.files import read_text
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -50,10 +51,12 @@ class Judgement:
 
 
 def load_hook_config(root: Path) -> HookConfig:
-    """``[tool.prewrite.hook]`` of ``root/pyproject.toml``; a bad value refuses (never ignored)."""
+    """``[tool.prewrite.hook]`` of ``root/pyproject.toml``; a bad value refuses (never ignored),
+    and so does a ``pyproject.toml`` that is not a regular file of sane size (``UnreadableFile``:
+    read bounded, never waited on)."""
     try:
-        data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
-    except (FileNotFoundError, tomllib.TOMLDecodeError, UnicodeDecodeError):
+        data = tomllib.loads(read_text(root / "pyproject.toml", name="pyproject.toml") or "")
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError):
         # As the daemon's ladder does: defaults, so the edit that repairs the file can pass
         return HookConfig()
     hook = _sub(_sub(data, "tool"), "prewrite").get("hook")

@@ -14,6 +14,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from prewrite.files import read_or_none
+
 
 def trust_file() -> Path:
     override = os.environ.get("PREWRITE_TRUST_FILE")
@@ -25,9 +27,10 @@ def trust_file() -> Path:
 
 def trusted_roots(path: Path | None = None) -> list[Path]:
     """The trusted directories (each covers everything below it)."""
+    data = read_or_none(path or trust_file())  # bounded, regular files only
     try:
-        lines = (path or trust_file()).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
+        lines = (data or b"").decode("utf-8").splitlines()
+    except UnicodeDecodeError:
         return []
     return [Path(line.strip()) for line in lines if line.strip().startswith("/")]
 

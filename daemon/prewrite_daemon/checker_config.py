@@ -27,6 +27,8 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import json5
 
+from prewrite.files import read_text
+
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
@@ -168,12 +170,17 @@ def outside_dirs(config: CheckerConfig, root: Path) -> list[Path]:
 
 
 def disk_reader(root: Path) -> Reader:
-    """Read root-relative files of the real tree (``None`` when absent or not text)."""
+    """Read root-relative files of the real tree: ``None`` when absent, a directory or not
+    text; ``UnreadableFile`` for a FIFO, a device or a file over the limit (``prewrite.files``:
+    refused unread, never waited on — the check answers with the typed error)."""
 
     def read(rel: str) -> str | None:
+        path = root / rel
+        if os.path.isdir(path):
+            return None  # what the checker makes of it too: no such configuration
         try:
-            return (root / rel).read_bytes().decode("utf-8")
-        except (OSError, UnicodeDecodeError):
+            return read_text(path, name=rel)
+        except UnicodeDecodeError:
             return None
 
     return read

@@ -20,6 +20,7 @@ from prewrite.files import (
     CONFIG_LIMIT,
     read_or_none,
     read_regular,
+    regular_stat,
     read_stream,
     read_text,
     sha256_regular,
@@ -72,6 +73,8 @@ def test_a_special_file_is_refused_unread_with_a_typed_error(
     assert why in str(caught.value)
     assert caught.value.details[0].path == name
     assert read_or_none(tmp_path / name) is None
+    with pytest.raises(UnreadableFile):
+        regular_stat(tmp_path / name, name=name)
 
 
 def test_a_socket_is_refused(tmp_path: Path) -> None:
@@ -89,6 +92,14 @@ def test_a_regular_file_is_read_and_a_missing_one_is_none(tmp_path: Path) -> Non
     assert read_regular(tmp_path / "a.toml" / "below") is None  # ENOTDIR: absent too
     (tmp_path / "dangling").symlink_to(tmp_path / "nowhere")
     assert read_regular(tmp_path / "dangling") is None
+
+
+def test_a_regular_file_passes_the_stat_check(tmp_path: Path) -> None:
+    (tmp_path / "a.toml").write_text("x = 1\n")
+    found = regular_stat(tmp_path / "a.toml")
+    assert found is not None
+    assert found.st_size == 6
+    assert regular_stat(tmp_path / "missing") is None
 
 
 def test_a_link_is_followed_unless_told_not_to(tmp_path: Path) -> None:

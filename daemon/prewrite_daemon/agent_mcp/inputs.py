@@ -23,7 +23,6 @@ unresolved and the daemon refuses it with its own code (``path_outside_workspace
 
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
 from typing import Literal
@@ -31,6 +30,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from prewrite.errors import BadRequest, ErrorDetail, InvalidWorkspace
+from prewrite.files import sha256_regular
 from prewrite.protocol import Edit, FileChange
 from prewrite_daemon.agent_mcp import guide
 
@@ -98,7 +98,7 @@ def _omitted_base(root: Path, change: ChangeInput) -> str | None:
     target = _inside(root, change.path)
     if kinds != 1 or target is None or not target.is_file():
         return None  # the daemon answers these with their own codes (bad_request, stale_base)
-    disk = _sha256_file(target)
+    disk = sha256_regular(target, name=change.path)  # bounded: a FIFO or device is refused
     if change.edits is not None:
         return disk
     what = "delete" if change.delete else "replace the whole content of"
@@ -119,17 +119,3 @@ def _inside(root: Path, path: str) -> Path | None:
     except (OSError, RuntimeError):  # a symlink loop
         return None
     return target if target.is_relative_to(root) else None
-
-
-def _sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    try:
-        with path.open("rb") as f:
-            for block in iter(lambda: f.read(1 << 20), b""):
-                digest.update(block)
-    except OSError as exc:
-        raise BadRequest(
-            f"cannot read {path} to hash it: {exc.strerror}; pass base_sha256",
-            [ErrorDetail(str(exc.strerror), str(path))],
-        ) from exc
-    return digest.hexdigest()

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from prewrite.errors import BackendFailed
+from prewrite.files import read_or_none
 from prewrite.protocol import Diagnostic
 from prewrite_daemon.process import run_captured
 
@@ -170,9 +171,11 @@ class NodeTools:
 
 
 def _package_json_has(path: Path, key: str) -> bool:
+    """Whether ``package.json`` names ``key`` (bounded, regular files only: a hint, so an
+    unreadable one names nothing)."""
     try:
-        data: object = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data: object = json.loads(read_or_none(path) or b"null")
+    except ValueError:
         return False
     return isinstance(data, dict) and key in data
 

@@ -24,6 +24,10 @@ simplify, ...) would be false reds its CI never raises. There the lint rung sele
 rules that prove breakage — syntax errors, undefined names, invalid comparisons, misplaced
 statements: ``E9,F63,F7,F82``, the set CI templates run to "stop the build". With a
 configuration, exactly what ``ruff check`` resolves from it.
+
+Before ruff runs, the configurations it may open are refused when they are not regular files of
+sane size, and its complaints lose the lines they quote from outside the root
+(``ruff_configs.py``).
 """
 
 from __future__ import annotations
@@ -35,12 +39,18 @@ import os
 import shutil
 import sys
 import tomllib
-from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from prewrite.errors import BackendFailed
+from prewrite.files import read_text
 from prewrite.protocol import Diagnostic
+from prewrite_daemon.ladder.ruff_configs import (
+    RUFF_CONFIG_FILES,
+    guard_configs,
+    ruff_configured,
+    scrubbed,
+)
 from prewrite_daemon.ladder.ruff_trust import dig, extended_config
 from prewrite_daemon.ladder.ruff_warm import WarmRuff
 from prewrite_daemon.process import run_captured
@@ -50,36 +60,8 @@ if TYPE_CHECKING:
     from prewrite_daemon.patch import PreparedPatch
 
 CONCURRENCY = 4
-RUFF_CONFIG_FILES = ("ruff.toml", ".ruff.toml")
 CONFIG_REJECTED = "config"  # the rule of the finding "ruff rejects the patch's configuration"
 BREAKAGE_RULES = "E9,F63,F7,F82"  # without a ruff configuration: only what proves breakage
-
-
-def ruff_configured(path: Path) -> bool:
-    """Whether ruff's discovery finds a project configuration for ``path`` (a file)."""
-    for directory in path.parents:
-        if any((directory / name).is_file() for name in RUFF_CONFIG_FILES):
-            return True
-        pyproject = directory / "pyproject.toml"
-        try:
-            stat = pyproject.stat()
-        except OSError:
-            continue
-        if _configures_ruff(str(pyproject), stat.st_mtime_ns, stat.st_size):
-            return True
-    return False
-
-
-@lru_cache(maxsize=256)
-def _configures_ruff(pyproject: str, mtime_ns: int, size: int) -> bool:
-    """A ``pyproject.toml`` with a ``[tool.ruff]`` table (one ruff cannot read counts: ruff
-    reports it, as it would in CI). Keyed by the file's mtime and size, read once per version."""
-    del mtime_ns, size  # the cache key only
-    try:
-        data = tomllib.loads(Path(pyproject).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return True
-    return dig(data, "tool", "ruff") is not None
 
 
 def ruff_executable(python: str | None) -> str:
@@ -124,8 +106,8 @@ def _extended_files(patch: PreparedPatch) -> set[Path]:
         if path in texts:
             return texts[path]
         try:
-            return (path.read_text(encoding="utf-8"),)
-        except (OSError, UnicodeDecodeError):
+            return (read_text(path, name=str(path)),)
+        except UnicodeDecodeError:
             return ()
 
     dirs = {d for e in patch.edits for d in (patch.root / e.path).parents}
@@ -198,17 +180,19 @@ class Ruff:
         return [*where, "--force-exclude", "--stdin-filename", str((view or self.root) / rel), "-"]
 
     def _error(self, err: str, view: Path | None) -> str:
-        """ruff's complaint, with the view's paths named as the real ones."""
-        text = err.strip()[-500:]
-        if view is None:
-            return text
-        temporary = str(view).removesuffix(str(self.root))  # the view is this + the real path
-        return text.replace(temporary + "/", "/")
+        """ruff's complaint, with the view's paths named as the real ones and no source lines
+        quoted from a file outside the root (``_scrubbed``)."""
+        text = err.strip()
+        if view is not None:
+            temporary = str(view).removesuffix(str(self.root))  # the view is this + the real path
+            text = text.replace(temporary + "/", "/")
+        return scrubbed(text, self.root)[-500:]
 
     async def format(
         self, rel: str, text: str, timeout_s: float, view: Path | None = None
     ) -> tuple[str | None, str]:
         """(formatted text, "") or (None, ruff's error) when ruff cannot format it."""
+        guard_configs((view or self.root) / rel)
         if view is None and self.warm is not None:
             out = await self.warm.format(self.root / rel, text, timeout_s)
             if out is not None:
@@ -223,6 +207,7 @@ class Ruff:
     async def lint(
         self, rel: str, text: str, timeout_s: float, view: Path | None = None
     ) -> list[Diagnostic]:
+        guard_configs((view or self.root) / rel)
         if view is None and self.warm is not None:
             configured = self.configured(rel)
             found = await self.warm.lint(self.root / rel, text, timeout_s, configured)
@@ -235,7 +220,7 @@ class Ruff:
             message = "ruff rejects the configuration after the patch: " + self._error(err, view)
             return [Diagnostic(rel, 1, 1, 1, 1, "error", CONFIG_REJECTED, message, "ruff")]
         if code not in (0, 1):
-            raise BackendFailed(f"ruff check failed on {rel}: {err.strip()[-500:]}")
+            raise BackendFailed(f"ruff check failed on {rel}: {self._error(err, None)}")
         try:
             items: list[dict[str, Any]] = json.loads(out or "[]")
         except ValueError as exc:

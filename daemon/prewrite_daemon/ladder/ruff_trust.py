@@ -23,6 +23,9 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from prewrite.errors import UnreadableFile
+from prewrite.files import read_text
+
 CONFIG_NAMES = ("ruff.toml", ".ruff.toml", "pyproject.toml")
 
 Stamp = tuple[int, int, int, int, int] | None  # (device, inode, size, mtime, ctime); None: absent
@@ -96,11 +99,12 @@ class ConfigTrust:
     def holds(self, path: Path) -> bool:
         """Whether the server's configuration for the file ``path`` is the disk's now.
 
-        ``OSError`` (a directory that cannot be read) answers False: the CLI then judges.
+        ``OSError`` (a directory that cannot be read) or a configuration that is not a regular
+        file of sane size answers False: the CLI then judges (and refuses it, ``guard_configs``).
         """
         try:
             return self._holds(path)
-        except OSError:
+        except (OSError, UnreadableFile):
             return False
 
     def has_user_config(self) -> bool:
@@ -132,9 +136,11 @@ class ConfigTrust:
                 return False
             if self._known[config] is None:
                 continue
+            if config.is_dir():
+                continue
             try:
-                text = config.read_text(encoding="utf-8")
-            except (UnicodeDecodeError, IsADirectoryError):
+                text = read_text(config, name=str(config))
+            except UnicodeDecodeError:
                 continue
             target = extended_config(config, text)
             if target is not None:

@@ -8,6 +8,9 @@ install, removal or upgrade moves them), node, and the TypeScript version.
 
 The shadow's ``tsconfig.json`` is the workspace's with ``extends`` and ``references`` that leave
 the root made absolute, so they still name the real files from the shadow's place.
+
+Every file is read bounded, regular files only (``prewrite.files``): a fingerprinted file that
+is a FIFO, a device or huge is ``UnreadableFile`` before anything digests it.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import json5
 
+from prewrite.files import SOURCE_LIMIT, read_or_none, regular_stat
 from prewrite_daemon.backends.pyright import node_executable
 from prewrite_daemon.backends.typescript import find_typescript
 from prewrite_daemon.checker_config import disk_reader
@@ -133,10 +137,8 @@ def _scopes(node_modules: Path) -> list[Path]:
 
 
 def _read(path: Path) -> bytes | None:
-    try:
-        return path.read_bytes()
-    except OSError:
-        return None
+    """A cache key's bytes: a file that cannot be read keys as absent (the loader refuses it)."""
+    return read_or_none(path)
 
 
 def _stamp(path: Path) -> tuple[int, int, int] | None:
@@ -190,6 +192,8 @@ class TsEnvironment:
         layout = self.layout()
         graph = sorted(p for p in self.root.iterdir() if p.is_file() and is_ts_graph_file(p.name))
         chain = list(layout.config.chain) if layout.config is not None else []
+        for path in [*graph, *chain]:  # digested whole below (a lockfile can be tens of MB)
+            regular_stat(path, SOURCE_LIMIT, name=path.name)
         try:
             node = os.path.realpath(node_executable())
             st = os.stat(node)

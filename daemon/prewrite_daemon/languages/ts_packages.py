@@ -5,7 +5,7 @@
 link points — inside the root for a workspace package. The import graph asks both questions for
 every bare specifier, so answers are cached per directory. ``package.json`` is read as every
 repository file is: a regular file, opened without blocking (a FIFO named ``package.json``
-never hangs the planner), at most ``MAX_MANIFEST_BYTES``.
+never hangs the planner), at most ``MAX_MANIFEST_BYTES`` (``prewrite.files``).
 """
 
 from __future__ import annotations
@@ -13,29 +13,21 @@ from __future__ import annotations
 import json
 import os
 import posixpath
-import stat
 from typing import Any, cast
 
-MAX_MANIFEST_BYTES = 4 * 1024 * 1024
+from prewrite.files import CONFIG_LIMIT, read_or_none
+
+MAX_MANIFEST_BYTES = CONFIG_LIMIT
 
 
 def read_manifest(path: str) -> object:
-    """The JSON of the regular file ``path`` (at most ``MAX_MANIFEST_BYTES``), else None."""
+    """The JSON of the regular file ``path`` (at most ``MAX_MANIFEST_BYTES``), else None (a
+    name's answer only: an unreadable manifest names no package)."""
+    data = read_or_none(path, MAX_MANIFEST_BYTES)
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError:
+        return None if data is None else json.loads(data)
+    except ValueError:
         return None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_MANIFEST_BYTES:
-            return None
-        with os.fdopen(fd, "rb", closefd=False) as file:
-            data = file.read(MAX_MANIFEST_BYTES + 1)
-        return json.loads(data) if len(data) <= MAX_MANIFEST_BYTES else None
-    except (OSError, ValueError):
-        return None
-    finally:
-        os.close(fd)
 
 
 class PackageIndex:

@@ -13,19 +13,24 @@ patch to ``tsconfig.base.json`` can change both. So the chain is followed the wa
   ``${configDir}`` (TS 5.5) names the directory of the root config instead.
 
 Files inside the root are read through the caller's reader (it may show a patch's candidate text);
-base configs outside the root, or in ``node_modules`` (which no patch touches), are read from disk.
-A config that cannot be read or parsed is reported in ``error``, never raised: the checker reports
-it too, and the caller decides what a broken configuration means.
+base configs outside the root, or in ``node_modules`` (which no patch touches), are read from disk
+as every repository file is (``prewrite.files``): a FIFO, a device or a huge file anywhere in the
+chain is ``UnreadableFile``, refused unread. A config that cannot be parsed is reported in
+``error``, never raised: the checker reports it too, and the caller decides what a broken
+configuration means; for one outside the root the error never quotes its text.
 """
 
 from __future__ import annotations
 
+import os
 import posixpath
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 import json5
+
+from prewrite.files import read_text
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -171,9 +176,11 @@ class _Loader:
         rel = posixpath.relpath(path, self._root)
         if not rel.startswith("../") and "node_modules" not in rel.split("/"):
             return self._read(rel)
+        if os.path.isdir(path):
+            return None  # probed as a file: TypeScript tries the next candidate
         try:
-            return Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+            return read_text(path)
+        except UnicodeDecodeError:
             return None
 
     def _json(self, path: str) -> dict[str, Any] | None:
@@ -183,7 +190,9 @@ class _Loader:
         try:
             data: object = json5.loads(text) if text.strip() else {}
         except ValueError as exc:
-            self.errors.append(f"{path}: {exc}")
+            inside = not posixpath.relpath(path, self._root).startswith("../")
+            # the parser's message quotes the text: never the text of a file outside the root
+            self.errors.append(f"{path}: {exc}" if inside else f"{path}: does not parse")
             return None
         if not isinstance(data, dict):
             self.errors.append(f"{path}: not a JSON object")
