@@ -52,7 +52,7 @@ def show(diagnostics: list[Diagnostic]) -> str:
 class Finding:
     """A patch on which narrowing and a reference disagree."""
 
-    kind: str  # "miss", "disagreement", "cold"
+    kind: str  # "miss", "disagreement", "cold" (with cold pyright), "gap" (see py_fuzzgen_cold)
     program: Program
     patch: Patch
     narrowed_ok: bool
