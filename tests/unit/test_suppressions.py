@@ -19,8 +19,7 @@ from prewrite.suppression_text import suppression_lines
 from prewrite_daemon.ladder.suppression_mode import parse_suppressions, suppression_mode
 from prewrite_daemon.ladder.suppression_reruns import Rerun
 from prewrite_daemon.ladder.suppression_rung import judge, listed
-from prewrite_daemon.ladder.suppression_sites import find_sites
-from prewrite_daemon.ladder.suppressions import added_in, strip
+from prewrite_daemon.ladder.suppressions import added_in, find_sites, strip
 from prewrite_daemon.patch import FileEdit, PreparedPatch
 
 pytestmark = pytest.mark.timeout(30)

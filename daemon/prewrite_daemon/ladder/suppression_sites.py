@@ -1,5 +1,8 @@
 """Where a text holds suppression directives: read from its real comments, never its strings.
 
+This module reads Python and holds what both languages share (``Site``, ``Found``);
+``suppression_scripts`` reads the JS/TS family; ``suppressions.find_sites`` picks by path.
+
 A directive is found only in a comment token of the language's own lexer — Python's
 ``tokenize`` for ``.py``/``.pyi``, tree-sitter's JavaScript/TypeScript grammars for the JS/TS
 family — so ``"# type: ignore"`` in a string, ``// @ts-ignore`` in a template literal or a
@@ -22,6 +25,12 @@ turns out to do nothing costs a line; missing one hides an error):
   next line), ``biome-ignore-all`` and ``-start`` (taken as the file).
 
 Lines are counted at ``\\n`` (a lone ``\\r`` is not a line break here), columns in code points.
+
+Cost: a text holding none of the directives' marks is not lexed (a scan for ``PYTHON_MARKS`` /
+``SCRIPT_MARKS``); one that does is lexed whole — Python's ``tokenize`` runs about 1 ms per KB on
+3.11 — and the last texts' sites are kept (``KEPT``), since an agent checks against the same
+base again and again. Lexing only the lines a patch changed would not be sound: an unchanged line
+becomes a comment when the patch closes a string above it.
 """
 
 from __future__ import annotations
@@ -30,36 +39,19 @@ import io
 import itertools
 import tokenize
 from dataclasses import dataclass
-from functools import cache
-from typing import TYPE_CHECKING, Literal
-
-import tree_sitter
-import tree_sitter_javascript
-import tree_sitter_typescript
-
-if TYPE_CHECKING:
-    from collections.abc import Callable
+from functools import lru_cache
+from typing import Literal
 
 Scope = Literal["line", "next-line", "file"]
 TEXT_CAP = 200  # characters of a directive kept as its ``text``
 # Every directive holds one of these: a text without any has no suppression, so it is not
 # tokenized at all (a necessary condition, not a detector: a hit is then read by the lexer).
 PYTHON_MARKS = ("type:", "pyright:", "mypy:", "noqa")
-SCRIPT_MARKS = ("@ts-", "eslint", "biome-ignore")
+KEPT = 16  # the last texts whose sites are kept (with the texts: a few MB at most)
 _TRIVIA = frozenset(
     {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.ENCODING, tokenize.INDENT,
      tokenize.DEDENT}
 )  # fmt: skip
-_GRAMMARS: dict[str, Callable[[], object]] = {
-    ".js": tree_sitter_javascript.language,
-    ".mjs": tree_sitter_javascript.language,
-    ".cjs": tree_sitter_javascript.language,
-    ".jsx": tree_sitter_javascript.language,
-    ".ts": tree_sitter_typescript.language_typescript,
-    ".mts": tree_sitter_typescript.language_typescript,
-    ".cts": tree_sitter_typescript.language_typescript,
-    ".tsx": tree_sitter_typescript.language_tsx,
-}
 
 
 @dataclass(frozen=True)
@@ -94,25 +86,19 @@ def is_python(path: str) -> bool:
     return path.endswith((".py", ".pyi"))
 
 
-def is_script(path: str) -> bool:
-    return "." + path.rsplit(".", 1)[-1].lower() in _GRAMMARS
-
-
-def find_sites(path: str, text: str) -> Found:
-    """The suppression directives of ``text`` as the file at ``path``."""
-    if is_python(path):
-        return _python(text) if any(m in text.lower() for m in PYTHON_MARKS) else Found(())
-    if is_script(path):
-        return _script(path, text) if any(m in text for m in SCRIPT_MARKS) else Found(())
-    return Found(())
+def python_sites(text: str) -> Found:
+    """The directives of a Python text (lexed only when it holds one of ``PYTHON_MARKS``)."""
+    lowered = text.lower()
+    return _python(text) if any(m in lowered for m in PYTHON_MARKS) else Found(())
 
 
 # --- Python ------------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=KEPT)
 def _python(text: str) -> Found:
     lines = text.split("\n")
-    starts = _line_starts(lines)
+    starts = line_starts(lines)
     sites: list[Site] = []
     seen_code = False
     try:
@@ -153,25 +139,25 @@ def _python_comment(
 
 
 def _python_kind(body: str, seen_code: bool) -> Kind | None:
-    if body.startswith("type:") and _word(body[5:].lstrip(), "ignore"):
+    if body.startswith("type:") and starts_word(body[5:].lstrip(), "ignore"):
         return ("type-ignore", "pyright", "line" if seen_code else "file")
     if body.startswith("pyright:"):
         rest = body[8:].strip()
-        if _word(rest, "ignore"):
+        if starts_word(rest, "ignore"):
             return ("pyright-ignore", "pyright", "line")
         return ("pyright-config", "pyright", "file") if _relaxes_pyright(rest) else None
     if body.startswith("mypy:"):
         return ("mypy-config", "mypy", "file") if _relaxes_mypy(body[5:]) else None
     low = body.lower()
-    if _word(low, "noqa"):
+    if starts_word(low, "noqa"):
         return ("noqa", "ruff", "line")
     head, colon, rest = low.partition(":")
-    if colon and head.strip() in ("ruff", "flake8") and _word(rest.strip(), "noqa"):
+    if colon and head.strip() in ("ruff", "flake8") and starts_word(rest.strip(), "noqa"):
         return ("ruff-noqa", "ruff", "file")
     return None
 
 
-def _word(text: str, word: str) -> bool:
+def starts_word(text: str, word: str) -> bool:
     """``text`` starts with ``word`` as a whole word (``ignore[``, ``noqa:``, not ``ignored``)."""
     if not text.startswith(word):
         return False
@@ -212,85 +198,7 @@ def _relaxes_mypy(rest: str) -> bool:
     return False
 
 
-# --- JavaScript / TypeScript -------------------------------------------------------------
-
-
-@cache
-def _comments_query(suffix: str) -> tuple[tree_sitter.Parser, tree_sitter.Query]:
-    language = tree_sitter.Language(_GRAMMARS[suffix]())
-    return tree_sitter.Parser(language), tree_sitter.Query(language, "(comment) @c")
-
-
-def _script(path: str, text: str) -> Found:
-    parser, query = _comments_query("." + path.rsplit(".", 1)[-1].lower())
-    data = text.encode("utf-8", "surrogatepass")
-    tree = parser.parse(data)
-    nodes = tree_sitter.QueryCursor(query).captures(tree.root_node).get("c", [])
-    lines = text.split("\n")
-    starts = _line_starts(lines)
-    sites: list[Site] = []
-    for node in sorted(nodes, key=lambda n: n.start_byte):
-        comment = data[node.start_byte : node.end_byte].decode("utf-8", "surrogatepass")
-        found = _script_kind(comment)
-        if found is None:
-            continue
-        kind, tool, scope = found
-        row, end_row = node.start_point.row, node.end_point.row
-        line = lines[row]
-        col = len(line.encode("utf-8", "surrogatepass")[: node.start_point.column].decode(
-            "utf-8", "surrogatepass"))  # fmt: skip
-        offset = starts[row] + col
-        target = {"line": row + 1, "next-line": _next_code_line(lines, end_row + 1), "file": 0}
-        code = lines[target[scope] - 1].strip() if target[scope] else ""
-        span = (offset, offset + len(comment))
-        sites.append(
-            Site(kind, tool, scope, row + 1, col + 1, target[scope], comment[:TEXT_CAP],
-                 span, span, code)
-        )  # fmt: skip
-    return Found(tuple(sites))
-
-
-def _script_kind(comment: str) -> Kind | None:
-    block = comment.startswith("/*")
-    body = comment[2:-2] if block and comment.endswith("*/") else comment[2:]
-    heads = [line.strip().lstrip("/*").lstrip() for line in body.split("\n")] if block else [
-        (body[1:] if body.startswith("/") else body).lstrip()
-    ]  # fmt: skip
-    for head in heads:
-        for directive in ("@ts-expect-error", "@ts-ignore"):
-            if head.startswith(directive):
-                return (directive[1:], "typescript", "next-line")
-        if head.startswith("@ts-nocheck"):
-            return ("ts-nocheck", "typescript", "file")
-    said = body.strip()
-    if _word(said, "eslint-disable-next-line"):
-        return ("eslint-disable", "eslint", "next-line")
-    if _word(said, "eslint-disable-line"):
-        return ("eslint-disable", "eslint", "line")
-    if _word(said, "eslint-disable"):
-        return ("eslint-disable", "eslint", "file")
-    if block and said.startswith(("eslint ", "eslint\t", "eslint\n")):
-        return ("eslint-config", "eslint", "file")
-    if _word(said, "biome-ignore-end"):
-        return None
-    if _word(said, "biome-ignore-all") or _word(said, "biome-ignore-start"):
-        return ("biome-ignore", "biome", "file")
-    if _word(said, "biome-ignore"):
-        return ("biome-ignore", "biome", "next-line")
-    return None
-
-
-def _next_code_line(lines: list[str], after: int) -> int:
-    """TypeScript's reading: the directive covers the first later line that is neither blank
-    nor a ``//`` comment (1-based; the last line when none is)."""
-    for index in range(after, len(lines)):
-        stripped = lines[index].strip()
-        if stripped and not stripped.startswith("//"):
-            return index + 1
-    return len(lines)
-
-
-def _line_starts(lines: list[str]) -> list[int]:
+def line_starts(lines: list[str]) -> list[int]:
     starts: list[int] = []
     offset = 0
     for line in lines:

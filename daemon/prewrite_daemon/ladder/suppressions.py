@@ -20,7 +20,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from prewrite_daemon.ladder.suppression_sites import Found, Site, find_sites
+from prewrite_daemon.ladder.suppression_scripts import is_script, script_sites
+from prewrite_daemon.ladder.suppression_sites import Found, Site, is_python, python_sites
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -44,6 +45,16 @@ class FileSuppressions:
 
     added: tuple[Added, ...]
     unreadable: str | None = None
+
+
+def find_sites(path: str, text: str) -> Found:
+    """The suppression directives of ``text`` as the file at ``path`` (none outside Python and
+    the JS/TS family)."""
+    if is_python(path):
+        return python_sites(text)
+    if is_script(path):
+        return script_sites(path, text)
+    return Found(())
 
 
 def added_in(edit: FileEdit) -> FileSuppressions:
