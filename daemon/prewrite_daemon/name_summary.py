@@ -130,7 +130,7 @@ def summarize(rel: str, source: str) -> tuple[Summary, Collected | None]:
         return opaque_summary(rel, source), None
     col = Collected(rel, tree)
     summary = summary_of(col, source, _plain_builtins(tree, source))
-    return replace(summary, protocol_facts=facts_of(tree, rel)), col
+    return replace(summary, protocol_facts=facts_of(tree, rel, ":=" in source)), col
 
 
 def _plain_builtins(tree: ast.Module, source: str) -> frozenset[str]:

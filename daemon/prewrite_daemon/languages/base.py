@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Sequence
+    from collections.abc import Callable, Iterable, Mapping, Sequence
     from pathlib import Path
 
     from prewrite.protocol import Diagnostic
@@ -152,10 +152,15 @@ class Language(Protocol):
         ...
 
     def new_graph(
-        self, root: Path, layout: CheckerLayout | None, env: Environment | None = None
+        self,
+        root: Path,
+        layout: CheckerLayout | None,
+        env: Environment | None = None,
+        links: Mapping[str, str] | None = None,
     ) -> DependencyGraph:
         """An empty graph for ``root`` (the workspace fills it); ``layout`` and ``env`` None:
-        not known yet, so the graph assumes the least."""
+        not known yet, so the graph assumes the least. ``links``: the shadow's links (a
+        root-relative name -> where it points), whose sources outside the root count too."""
         ...
 
     def interface_changed(self, rel: str, old: str | None, new: str | None) -> bool:

@@ -32,6 +32,7 @@ from prewrite_daemon.languages.ts_interface import interface_changed
 from prewrite_daemon.languages.ts_scope import SOURCE_SUFFIXES
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from pathlib import Path
 
     from prewrite.protocol import Diagnostic
@@ -93,9 +94,13 @@ class TypeScriptLanguage:
         return await cold_tsc(env.ts, tree, project, timeout_s)
 
     def new_graph(
-        self, root: Path, layout: CheckerLayout | None, env: Environment | None = None
+        self,
+        root: Path,
+        layout: CheckerLayout | None,
+        env: Environment | None = None,
+        links: Mapping[str, str] | None = None,
     ) -> TsImportGraph:
-        del env
+        del env, links  # node_modules is outside the graph; linked sources are resolved paths
         return TsImportGraph(layout.config if isinstance(layout, TsLayout) else None, root)
 
     def interface_changed(self, rel: str, old: str | None, new: str | None) -> bool:
