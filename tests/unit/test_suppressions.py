@@ -20,6 +20,7 @@ from prewrite_daemon.ladder.suppression_mode import parse_suppressions, suppress
 from prewrite_daemon.ladder.suppression_reruns import Rerun
 from prewrite_daemon.ladder.suppression_rung import judge, listed
 from prewrite_daemon.ladder.suppressions import added_in, find_sites, strip
+from prewrite_daemon.limits import Deadline
 from prewrite_daemon.patch import FileEdit, PreparedPatch
 
 pytestmark = pytest.mark.timeout(30)
@@ -197,6 +198,12 @@ def test_a_suppressed_line_the_patch_rewrote_is_the_patchs_and_carried() -> None
     assert added(BASE, new) == [("type-ignore", 5, True)]
 
 
+def test_every_rewritten_line_of_the_base_carries_its_directive() -> None:
+    old = "a = f()  # type: ignore\nb = g()  # type: ignore\n"
+    new = "a = f(1)  # type: ignore\nb = g(1)  # type: ignore\n"
+    assert added(old, new) == [("type-ignore", 1, True), ("type-ignore", 2, True)]
+
+
 def test_script_suppressions_match_by_the_line_they_silence() -> None:
     old = "// @ts-expect-error\nlet a: number = 'a';\n"
     assert added(old, "const top = 1;\n" + old, "a.ts") == []
@@ -276,7 +283,7 @@ async def test_each_directive_gets_what_it_covers_and_the_rest_is_counted() -> N
         seen, before=(diag("m.py", 1, "w"),), whole=True,
     )  # fmt: skip
     linted = scripted("lint", {"ruff"}, [diag("m.py", 1, "F401")], seen)
-    step = await judge(PATCH, [typed, linted], "report", 10)
+    step = await judge(PATCH, [typed, linted], "report", Deadline(10))
     by_kind = {s.kind: s for s in step.suppressions}
     assert [d.rule for d in by_kind["type-ignore"].hidden] == ["reportAssignmentType"]
     assert [d.rule for d in by_kind["noqa"].hidden] == ["F401"]
@@ -294,7 +301,7 @@ async def test_each_directive_gets_what_it_covers_and_the_rest_is_counted() -> N
 async def test_refuse_names_each_directive_then_what_it_hides() -> None:
     seen: list[PreparedPatch] = []
     typed = scripted("typecheck", {"pyright"}, [diag("m.py", 2, "reportAssignmentType")], seen)
-    step = await judge(PATCH, [typed], "refuse", 10)
+    step = await judge(PATCH, [typed], "refuse", Deadline(10))
     rules = [(d.path, d.line, d.rule) for d in step.refusal]
     assert rules == [
         ("m.py", 1, "suppressions"),
@@ -308,16 +315,16 @@ async def test_refuse_names_each_directive_then_what_it_hides() -> None:
 async def test_a_carried_directive_hiding_nothing_new_is_not_reported() -> None:
     old = "x = g()  # type: ignore\n"
     patch = PreparedPatch(Path("/ws"), (FileEdit("m.py", old, "x = h()  # type: ignore\n"),))
-    quiet = await judge(patch, [scripted("typecheck", {"pyright"}, [], [])], "refuse", 10)
+    quiet = await judge(patch, [scripted("typecheck", {"pyright"}, [], [])], "refuse", Deadline(10))
     assert (quiet.suppressions, quiet.refusal) == ([], [])
     hides = scripted("typecheck", {"pyright"}, [diag("m.py", 1, "reportCallIssue")], [])
-    loud = await judge(patch, [hides], "report", 10)
+    loud = await judge(patch, [hides], "report", Deadline(10))
     assert [len(s.hidden) for s in loud.suppressions] == [1]
 
 
 async def test_a_rerun_that_fails_or_is_too_slow_leaves_what_it_hides_unknown() -> None:
     failing = scripted("typecheck", {"pyright"}, [], [], fail=True)
-    step = await judge(PATCH, [failing], "report", 10)
+    step = await judge(PATCH, [failing], "report", Deadline(10))
     type_ignore = next(s for s in step.suppressions if s.kind == "type-ignore")
     assert not type_ignore.judged
     assert "backend_failed" in type_ignore.note
@@ -327,14 +334,21 @@ async def test_a_rerun_that_fails_or_is_too_slow_leaves_what_it_hides_unknown() 
         return []
 
     slow = Rerun("typecheck", frozenset({"pyright"}), forever, lambda _p, _t: True)
-    step = await judge(PATCH, [slow], "report", 0.2)
-    assert "no answer within 0.2s" in next(s.note for s in step.suppressions if s.tool == "pyright")
+    step = await judge(PATCH, [slow], "report", Deadline(0.25))
+    assert "no answer within" in next(s.note for s in step.suppressions if s.tool == "pyright")
+
+
+async def test_a_spent_deadline_costs_a_patch_without_suppressions_nothing() -> None:
+    clean = PreparedPatch(Path("/ws"), (FileEdit("m.py", None, "x = 1\n"),))
+    assert (await judge(clean, [], "report", Deadline(0))).suppressions == []
+    step = await judge(PATCH, [scripted("typecheck", {"pyright"}, [], [])], "report", Deadline(0))
+    assert "no time was left" in next(s.note for s in step.suppressions if s.tool == "pyright")
 
 
 async def test_no_suppression_no_run() -> None:
     seen: list[PreparedPatch] = []
     clean = PreparedPatch(Path("/ws"), (FileEdit("m.py", None, "x = 1  # a note\n"),))
-    step = await judge(clean, [scripted("lint", {"ruff"}, [], seen)], "refuse", 10)
+    step = await judge(clean, [scripted("lint", {"ruff"}, [], seen)], "refuse", Deadline(10))
     assert (step.suppressions, step.refusal, step.detail, seen) == ([], [], "", [])
 
 

@@ -184,7 +184,7 @@ class Ladder:
             allow_relaxation=self.config.allow_relaxation, node=self.node if js else None,
             check=self.typecheck, typed=typed,
         )  # fmt: skip
-        step = await judge(patch, reruns, suppression_mode(self.config), deadline.left() * 0.9)
+        step = await judge(patch, reruns, suppression_mode(self.config), deadline)
         self.suppressions = step.suppressions
         self.not_verified += step.not_verified
         if not step.detail:

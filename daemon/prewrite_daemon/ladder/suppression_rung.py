@@ -28,7 +28,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from prewrite.errors import PrewriteError
+from prewrite.errors import CheckTimeout, PrewriteError
 from prewrite.protocol import Diagnostic, Suppression
 from prewrite_daemon.ladder.suppression_mode import SUPPRESSIONS
 from prewrite_daemon.ladder.suppressions import Added, added_in, strip
@@ -37,7 +37,9 @@ from prewrite_daemon.patch import FileEdit, PreparedPatch
 if TYPE_CHECKING:
     from prewrite_daemon.ladder.suppression_mode import SuppressionMode
     from prewrite_daemon.ladder.suppression_reruns import Rerun
+    from prewrite_daemon.limits import Deadline
 
+SHARE = 0.9  # of the time left that the runs again may take: the rest answers
 TOOL_RUNG = {"pyright": "typecheck", "typescript": "typecheck", "ruff": "lint",
              "eslint": "lint", "biome": "lint"}  # fmt: skip
 
@@ -73,19 +75,15 @@ def listed(patch: PreparedPatch, failed_rung: str) -> list[Suppression]:
 
 
 async def judge(
-    patch: PreparedPatch, reruns: list[Rerun], mode: SuppressionMode, budget_s: float
+    patch: PreparedPatch, reruns: list[Rerun], mode: SuppressionMode, deadline: Deadline
 ) -> Judged:
-    """Run each rung of ``reruns`` again without the directives the patch adds (at most
-    ``budget_s`` in all) and give each directive what it hides."""
+    """Run each rung of ``reruns`` again without the directives the patch adds (within
+    ``SHARE`` of what ``deadline`` leaves) and give each directive what it hides."""
     added, notes = find_added(patch)
     if not added:
         return Judged([], [], notes)
     jobs = [(r, mine) for r in reruns if (mine := [a for a in added if _honours(r, a)])]
-    try:
-        async with asyncio.timeout(budget_s):
-            results = await asyncio.gather(*(_hidden(patch, r, mine) for r, mine in jobs))
-    except TimeoutError:
-        results = [f"no answer within {budget_s:.1f}s"] * len(jobs)
+    results = await _run_all(patch, jobs, deadline) if jobs else []
     hidden: dict[Added, list[Diagnostic]] = {}
     judged: dict[Added, str] = {}  # "": judged; else why what it hides is not known
     strays = 0
@@ -114,6 +112,22 @@ async def judge(
     detail = _detail(out, ran, strays)
     refusal = _refusal(out) if mode == "refuse" else []
     return Judged(out, refusal, notes, detail if out or ran else "")
+
+
+async def _run_all(
+    patch: PreparedPatch, jobs: list[tuple[Rerun, list[Added]]], deadline: Deadline
+) -> list[list[Diagnostic] | str]:
+    """Every job's answer, or why there is none; never beyond the share of the deadline (the
+    verdict is already known: running out of time here must not turn it into a timeout)."""
+    try:
+        budget_s = deadline.left() * SHARE
+    except CheckTimeout:
+        return ["no time was left in the request's timeout"] * len(jobs)
+    try:
+        async with asyncio.timeout(budget_s):
+            return list(await asyncio.gather(*(_hidden(patch, r, mine) for r, mine in jobs)))
+    except TimeoutError:
+        return [f"no answer within {budget_s:.1f}s"] * len(jobs)
 
 
 def _honours(rerun: Rerun, added: Added) -> bool:

@@ -73,7 +73,9 @@ def added_in(edit: FileEdit) -> FileSuppressions:
             budget[_key(site)] -= 1
         else:
             fresh.append(site)
-    left = Counter({key[0]: n for key, n in budget.items() if n > 0})
+    left: Counter[str] = Counter()  # the base's directives left unmatched, by their text
+    for (directive, _code), n in budget.items():
+        left[directive] += n
     added: list[Added] = []
     for site in fresh:
         carried = left[_directive(site)] > 0
