@@ -20,7 +20,7 @@ from prewrite.commands import print_human
 from prewrite.errors import BadRequest
 from prewrite.hook import run_hook
 from prewrite.protocol import CheckRequest
-from prewrite_daemon import session
+from prewrite_daemon.ladder import runner
 from prewrite_daemon.ladder.config import load_config
 from prewrite_daemon.session import Registry
 from tests.support.ts_repo import make_ts_repo
@@ -30,7 +30,6 @@ if TYPE_CHECKING:
 
     from prewrite.protocol import CheckReply, FileChange
     from prewrite.runtime import RuntimePaths
-    from prewrite_daemon.ladder.config import LadderConfig
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(240)]
 
@@ -191,8 +190,8 @@ async def refusing(
     tmp_path: Path, repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> AsyncIterator[Registry]:
     """The daemon's registry, in-process, on a workspace that says ``suppressions = "refuse"``:
-    in its pyproject.toml once ``ladder/config.py`` reads the key, until then set on the ladder
-    definition the registry loads."""
+    in its pyproject.toml once ``ladder/config.py`` reads the key, until then as the mode the
+    ladder reads."""
     probe = tmp_path / "probe"
     probe.mkdir()
     if _knows_the_key(probe):
@@ -200,12 +199,10 @@ async def refusing(
             f.write('\n[tool.prewrite]\nsuppressions = "refuse"\n')
     else:
 
-        def refuse(root: Path) -> LadderConfig:
-            config = load_config(root)
-            object.__setattr__(config, "suppressions", "refuse")  # a frozen dataclass
-            return config
+        def refuse(_config: object) -> str:
+            return "refuse"
 
-        monkeypatch.setattr(session, "load_config", refuse)
+        monkeypatch.setattr(runner, "suppression_mode", refuse)
     registry = Registry(tmp_path / "state", watch=False)
     try:
         yield registry
@@ -228,3 +225,27 @@ async def test_refuse_makes_it_red_naming_it_and_what_it_hides(
         ("suppressions", "fail"),
         ("review", "off"),
     ]
+
+
+@pytest.mark.parametrize("block", ["edited-file", "never"])
+def test_the_hook_refuses_them_when_the_workspace_does(
+    daemon: RuntimePaths, repo: Path, tmp_path: Path, block: str
+) -> None:
+    probe = tmp_path / "probe"
+    probe.mkdir()
+    if not _knows_the_key(probe):
+        pytest.skip("ladder/config.py does not read [tool.prewrite] suppressions yet")
+    (repo / ".git").mkdir()
+    with (repo / "pyproject.toml").open("a") as f:
+        f.write('\n[tool.prewrite]\nsuppressions = "refuse"\n\n[tool.prewrite.hook]\n')
+        f.write(f'block = "{block}"\n')
+    payload = {
+        "hook_event_name": "PreToolUse", "cwd": str(repo), "tool_name": "Write",
+        "tool_input": {"file_path": str(repo / "pkg/core.py"), "content": OWN_ERROR},
+        "session_id": "s", "transcript_path": "/dev/null",
+    }  # fmt: skip
+    code, _out, err = run_hook(json.dumps(payload).encode(), paths=daemon)
+    assert code == 2
+    assert err.startswith("prewrite refused this Write of pkg/core.py: ")
+    assert "`# type: ignore`" in err
+    assert "pkg/core.py:2:12: error: Type" in err
