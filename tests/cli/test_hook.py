@@ -75,9 +75,19 @@ FILES = {
 }
 
 
+@pytest.fixture(autouse=True)
+def nothing_registered(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hook's roots are the repositories' tops only: the session's trust list (the whole
+    temporary tree, for the daemon's sake) is not a root the hook may choose."""
+    (tmp_path / "trusted").write_text("")
+    monkeypatch.setenv("PREWRITE_TRUST_FILE", str(tmp_path / "trusted"))
+    monkeypatch.delenv("PREWRITE_HOOK_ROOTS", raising=False)
+
+
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     root = tmp_path / "shop"
+    (root / ".git").mkdir(parents=True)  # a repository: its top is the hook's workspace root
     for rel, text in FILES.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text)
@@ -228,8 +238,8 @@ def test_unverifiable_files_pass_with_a_note_and_forbidden_ones_are_refused(
     outside = tmp_path / "elsewhere" / "notes.py"
     loose = payload(repo, "Write", file_path=str(outside), content="x = 1\n")
     code, out, err = run_hook(loose, paths=daemon)
-    assert (code, err) == (0, "")
-    assert "is outside any workspace; not verified" in context(out)
+    assert (code, out) == (2, "")  # in no repository, under no registered root: fail closed
+    assert "in no repository (no .git above it) and under no root the user registered" in err
 
 
 def test_other_tools_pass_and_garbage_is_refused(daemon: RuntimePaths, repo: Path) -> None:
