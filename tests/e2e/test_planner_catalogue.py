@@ -54,10 +54,17 @@ CYCLE = (
 MISSES: dict[str, str] = {}
 # (level, case) -> the rule: "planner" (the daemon's Python), "newer" (the planner on Python
 # 3.12+, run only where one is installed and the planner imports there), "warm" (the answer).
+# Cases the plan keeps but the warm answer still differs from cold pyright's, and why.
+WARM_ONLY = {
+    "fuzz_package_shadows_module_own_diagnostics": (
+        "pyright: the CLI reports '\"Final\" is not allowed in this context' in a module a new "
+        "package shadows; the language server, with that module in the plan, does not"
+    ),
+}
 KNOWN: dict[tuple[str, str], str] = {
     **{("planner", case): rule for case, rule in MISSES.items()},
     **{("newer", case): rule for case, rule in MISSES.items()},
-    **{("warm", case): rule for case, rule in MISSES.items()},
+    **{("warm", case): rule for case, rule in {**MISSES, **WARM_ONLY}.items()},
 }
 
 
