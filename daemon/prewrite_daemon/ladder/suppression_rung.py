@@ -11,8 +11,9 @@ eslint/biome for theirs, the type check (pyright, TypeScript) for ``type: ignore
 before/after when the checker's settings change, ``config_change.py``). What a run introduces
 without the directives and did not introduce with them is what they hide, each finding given to
 the directive that covers it (its line, its next code line, its file); a finding no directive
-covers is an artefact of the stripped text and is only counted. A patch that adds none pays for
-the lexer only: nothing runs again.
+covers (an artefact of the stripped text, or an effect beyond a directive's reach) is only
+counted, in the step's detail. A patch that adds none pays for the lexer only (none at all for a
+file without a directive's mark): nothing runs again.
 
 Directives no rung here honours are still listed, with why what they hide is not known (mypy's:
 prewrite does not run mypy; a rung that is off, or a file no linter or checker judged). A run
