@@ -39,6 +39,9 @@ class OracleFailed(RuntimeError):
     """The cold pyright run did not produce a JSON report."""
 
 
+_NO_RANGE = {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}
+
+
 def normalize_paths(diagnostics: Iterable[Diagnostic], root: Path) -> list[Diagnostic]:
     """Replace the tree's absolute path inside messages, so trees at two places compare equal."""
     spellings = sorted({str(root), str(root.resolve())}, key=len, reverse=True)
@@ -90,8 +93,10 @@ def _from_json(item: dict[str, Any], tree: Path) -> Diagnostic | None:
         return None
     file = Path(str(item["file"]))
     path = file.relative_to(tree).as_posix() if file.is_relative_to(tree) else file.as_posix()
-    start = cast("dict[str, int]", item["range"]["start"])
-    end = cast("dict[str, int]", item["range"]["end"])
+    # a diagnostic the CLI gives no range (an import cycle) sits at the file's start, where the
+    # language server puts it
+    where = cast("dict[str, dict[str, int]]", item.get("range", _NO_RANGE))
+    start, end = where["start"], where["end"]
     return Diagnostic(
         path=path,
         line=start["line"] + 1,
