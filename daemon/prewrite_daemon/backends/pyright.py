@@ -20,6 +20,8 @@ from prewrite_daemon.backends.lsp_process import LspProcess
 from prewrite_daemon.backends.lsp_types import ServerQuirks
 from prewrite_daemon.process import run_captured
 
+_START = {"line": 0, "character": 0}
+
 
 def _python_language_id(path: str) -> str:
     return "python"
@@ -119,7 +121,9 @@ async def cold_pyright(
             rel = Path(item["file"]).relative_to(tree).as_posix()
         except (KeyError, ValueError):
             continue
-        start, end = item["range"]["start"], item["range"]["end"]
+        # an import cycle comes without a range: the language server puts it at the start
+        where = item.get("range") or {"start": _START, "end": _START}
+        start, end = where["start"], where["end"]
         results.setdefault(rel, []).append(
             RawDiagnostic(
                 line=start["line"],
