@@ -34,8 +34,10 @@ earlier prewrite answer), because nothing else proves what you are replacing.
 
 RESULT_GUIDE = """\
 The answer: `ok` (true: the patch introduces no error), `failed_rung` (the first rung that \
-failed: parse, format, lint or typecheck; null when all passed), `diagnostics` (only what the \
-patch introduced: path:line:col: severity: message [rule]), `rungs` (each rung's outcome: \
+failed: parse, format, lint, typecheck, suppressions or review; null when all passed), \
+`diagnostics` (only what the patch introduced: path:line:col: severity: message [rule]), \
+`suppressions` (each suppression comment the patch adds, with what it hides: remove it and fix \
+the error instead), `rungs` (each rung's outcome: \
 pass, fail, off, skipped), `files` (each file as it would be written, formatted by ruff, with \
 its sha256), and the receipt `verified` / `not_verified` (what was and was not checked). \
 A refusal (bad patch, stale base, timeout, ...) is a tool error whose text starts with its \
