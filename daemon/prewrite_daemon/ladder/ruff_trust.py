@@ -10,6 +10,9 @@ written just before the start (``start_stamp``: the file system's own clock, whi
 the wall clock and may be of another machine). A file that fails is answered by the CLI, and
 the server is restarted to read afresh.
 
+A configuration ruff cannot read (it does not parse, or extends a file that does not) is left to
+the CLI too: the CLI fails on it, as CI's would, where the server would lint with its defaults.
+
 A configuration in a directory strictly inside the workspace is also left to the CLI: the server
 indexes those by walking the workspace, which skips ignored and excluded directories, where the
 CLI's discovery from the file up does not.
@@ -140,8 +143,9 @@ class ConfigTrust:
                 continue
             try:
                 text = read_text(config, name=str(config))
-            except UnicodeDecodeError:
-                continue
+                tomllib.loads(text or "")
+            except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+                return False  # the CLI fails on it (and says why); the server would lint on
             target = extended_config(config, text)
             if target is not None:
                 todo.append(target)
