@@ -35,6 +35,7 @@ from the file's real path in the workspace.
                              # off when absent: the workspace's own command judges the patch
                              # and the caller's intent after the type check (review.py); run
                              # only in a trusted workspace; fails open when it errors
+    suppressions = "report"  # or "refuse": a suppression the patch adds (suppression_mode.py)
 """
 
 from __future__ import annotations
@@ -46,10 +47,13 @@ from typing import TYPE_CHECKING, Any, Literal
 from prewrite.errors import BadRequest, ErrorDetail
 from prewrite.files import read_text
 from prewrite_daemon.ladder.denylist import DEFAULT_DENY
+from prewrite_daemon.ladder.suppression_mode import parse_suppressions
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from pathlib import Path
+
+    from prewrite_daemon.ladder.suppression_mode import SuppressionMode
 
 # The JavaScript/TypeScript family is verifiable everywhere: by its parser (formats/javascript.py)
 # outside a TypeScript workspace, by TypeScript inside one (TS_EXTENSIONS below).
@@ -107,6 +111,7 @@ class LadderConfig:
     allow_relaxation: bool = False
     protect: tuple[ProtectRule, ...] = ()
     reviewer: ReviewerCommand | None = None  # None: the review rung is off
+    suppressions: SuppressionMode = "report"  # what an added suppression does (suppression_mode)
     not_requested: frozenset[str] = frozenset()  # left out by the request's ``rungs``
     format_set: bool = False  # [tool.prewrite] sets ``format`` itself
 
@@ -197,7 +202,7 @@ def load_config(root: Path) -> LadderConfig:
     known = {"format", "lint", "typecheck", "allow_extensions", "deny", "allow",
              "allow_dependency_changes", "tests", "test_timeout", "rollback_on_fail",
              "finish", "allow_config_changes", "allow_relaxation", "hook", "protect",
-             "reviewer"}  # fmt: skip
+             "reviewer", "suppressions"}  # fmt: skip
     unknown = sorted(set(table) - known)
     if unknown:
         raise BadRequest(
@@ -227,6 +232,7 @@ def load_config(root: Path) -> LadderConfig:
         allow_relaxation=_flag(table, "allow_relaxation", False),
         protect=_protect_rules(table.get("protect", [])),
         reviewer=_reviewer(table.get("reviewer")),
+        suppressions=parse_suppressions(table),
     )
 
 
