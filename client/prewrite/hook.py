@@ -10,9 +10,9 @@ the call and the model reads stderr as the reason.
 
 Only exit 2 refuses: any other exit — a traceback, a missing daemon, a killed process — lets the
 edit through. So everything here is wrapped and every failure to check answers exit 2 with the
-reason (fail closed). What does *not* refuse: a tool other than Write/Edit/MultiEdit, a file
-outside any workspace, and a file of an extension prewrite does not verify (README.md, ...):
-refusing those would make the hook unusable; the model is told the file was not verified.
+reason (fail closed). What does *not* refuse: a tool other than Write/Edit/MultiEdit, and a
+file of an extension prewrite does not verify (README.md, ...): refusing those would make the
+hook unusable; the model is told the file was not verified.
 
 The workspace that judges the file is its repository's top or a root the user registered,
 never one a patch could have made (``hook_root``); a file under neither is refused. Every read
