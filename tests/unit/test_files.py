@@ -20,9 +20,9 @@ from prewrite.files import (
     CONFIG_LIMIT,
     read_or_none,
     read_regular,
-    regular_stat,
     read_stream,
     read_text,
+    regular_stat,
     sha256_regular,
 )
 
