@@ -182,6 +182,14 @@ def build_parser() -> argparse.ArgumentParser:
     hook.add_argument(
         "--no-autostart", action="store_true", help="refuse instead of starting the daemon"
     )
+    hook.add_argument(
+        "--root",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a workspace root you register for the hook (repeatable); else the file's "
+        "repository (.git) or a root in `prewrite trust --list`; a file under neither is refused",
+    )
 
     mcp = sub.add_parser(
         "mcp",
@@ -221,7 +229,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "hook":
             from prewrite.hook import main as run_hook  # never raises: answers the contract
 
-            return run_hook(autostart=not args.no_autostart)
+            return run_hook(autostart=not args.no_autostart, roots=args.root)
         return _COMMANDS[args.command](args)
     except PrewriteError as exc:
         print(f"prewrite: error [{exc.code}]: {exc}", file=sys.stderr)

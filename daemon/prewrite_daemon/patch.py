@@ -24,6 +24,7 @@ from prewrite.errors import (
 
 if TYPE_CHECKING:
     from prewrite.protocol import FileChange
+from prewrite.files import SOURCE_LIMIT, read_regular
 from prewrite_daemon.ladder.anchor import apply_edits
 
 _FORBIDDEN_DIRS = frozenset({".git"})
@@ -176,14 +177,18 @@ def _prepare_one(
         if not exists:
             stale.append(ErrorDetail("does not exist on disk", given))
             return None
-        data = disk.read_bytes()
+        data = read_regular(disk, SOURCE_LIMIT, name=given)
+        if data is None:
+            stale.append(ErrorDetail("does not exist on disk", given))
+            return None
     except OSError as exc:
         raise BadRequest(
             f"cannot read {given}: {exc.strerror}", [ErrorDetail(str(exc.strerror), given)]
         ) from exc
     actual = hashlib.sha256(data).hexdigest()
     if actual != change.base_sha256.lower():
-        stale.append(ErrorDetail(f"base_sha256 {change.base_sha256} != disk {actual}", given))
+        # never the disk's hash: it would let a model overwrite a file it never read
+        stale.append(ErrorDetail(f"base_sha256 {change.base_sha256} is not the file's now", given))
         return None
     try:
         return FileEdit(rel, data.decode("utf-8"), change.content)

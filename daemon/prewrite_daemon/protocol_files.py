@@ -22,6 +22,8 @@ import tempfile
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from prewrite.files import read_or_none
+
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
@@ -102,21 +104,7 @@ def _importable_dir(name: str, depth: int) -> bool:
 
 def read_bounded(path: str, limit: int = MAX_SOURCE_BYTES) -> bytes | None:
     """The bytes of ``path`` if it is a regular file of at most ``limit`` bytes, else None."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError:
-        return None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_size > limit:
-            return None
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            data = f.read(limit + 1)
-        return data if len(data) <= limit else None
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
+    return read_or_none(path, limit)
 
 
 def write_atomic(path: str, data: bytes) -> None:

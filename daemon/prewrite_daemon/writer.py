@@ -30,6 +30,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from prewrite.errors import ErrorDetail, ForbiddenPath, StaleBase, WriteFailed
+from prewrite.files import SOURCE_LIMIT, read_regular
 
 StepHook = Callable[[str], None]
 
@@ -43,10 +44,7 @@ def _sha(data: bytes) -> str:
 
 
 def _read(path: Path) -> bytes | None:
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        return None
+    return read_regular(path, SOURCE_LIMIT)  # a FIFO or device is refused, never read
 
 
 def _fsync_dir(path: Path) -> None:

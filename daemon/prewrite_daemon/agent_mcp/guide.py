@@ -77,6 +77,10 @@ FINISH = "Also run the workspace's once-at-the-end commands ([tool.prewrite] fin
 
 # Per stable error code: what it means, then what to do. Keyed by ``PrewriteError.code``.
 ERROR_HINTS: dict[str, str] = {
+    "unreadable_file": "A file prewrite must read to judge the patch (a configuration, a "
+    "manifest, or the file you edit) is not a regular file (a FIFO, a device, a directory) or is "
+    "too large, so it was refused unread. Do not retry; tell the user which file (details name "
+    "it).",
     "bad_request": "The patch is malformed (e.g. a change with none or several of content/"
     "edits/delete, a path given twice, an empty find, a rewrite without base_sha256). Fix the "
     "patch as the message says and send it again.",

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from prewrite.errors import BackendFailed, InvalidWorkspace
+from prewrite.files import read_text
 from prewrite_daemon.backends.lsp_process import LspProcess
 from prewrite_daemon.backends.lsp_types import ServerQuirks
 from prewrite_daemon.backends.pyright import node_executable
@@ -108,7 +109,7 @@ def find_typescript(root: Path) -> TypeScript:
         manifest = base / "node_modules" / "typescript" / "package.json"
         if manifest.is_file():
             try:
-                version = str(json.loads(manifest.read_text(encoding="utf-8"))["version"])
+                version = str(json.loads(read_text(manifest) or "")["version"])
             except (OSError, ValueError, KeyError) as exc:
                 raise InvalidWorkspace(f"unreadable {manifest}: {exc}") from exc
             return TypeScript(manifest.parent.resolve(), version)
