@@ -33,7 +33,7 @@ from typing import IO
 from prewrite.errors import ErrorDetail, UnreadableFile
 
 CONFIG_LIMIT = 4 * 1024 * 1024  # a configuration, a manifest, a .pth, a gitdir file
-SOURCE_LIMIT = 64 * 1024 * 1024  # a file a patch edits (no larger one fits in a frame)
+SOURCE_LIMIT = 128 * 1024 * 1024  # a file a patch edits: anchored edits reach past a frame's 64 MiB
 _FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY
 _ABSENT = (errno.ENOENT, errno.ENOTDIR)
 _CHUNK = 1 << 20

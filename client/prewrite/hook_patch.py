@@ -3,7 +3,7 @@
 The hook judges the file as it will be after the tool runs, against the file as it is on disk
 now: ``base_sha256`` is read here, so a file that changes between this read and the daemon's
 check is ``stale_base``, never a verdict on the wrong text. It is read as every repository file
-is (``prewrite.files``): a FIFO, a device or a file over 64 MiB is ``unreadable_file``, refused
+is (``prewrite.files``): a FIFO, a device or a file over 128 MiB is ``unreadable_file``, refused
 unread, never waited on.
 
 - ``Write`` is the full new content (``base_sha256`` None for a file that does not exist yet).

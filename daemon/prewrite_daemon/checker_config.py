@@ -25,9 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-import json5
-
 from prewrite.files import read_text
+from prewrite_daemon import jsonc
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -54,7 +53,7 @@ def load_checker_config(read: Reader) -> CheckerConfig:
     text = read(JSON_CONFIG)
     if text is not None:
         try:
-            data: object = json5.loads(text)
+            data: object = jsonc.loads(text)
         except ValueError:
             return CheckerConfig({}, JSON_CONFIG, raw=text)
         if not isinstance(data, dict):

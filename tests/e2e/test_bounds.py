@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING
 import pytest
 
 from prewrite import Client, change_file
-from prewrite.errors import CheckTimeout, InvalidWorkspace, PrewriteError
+from prewrite.errors import CheckTimeout, InvalidWorkspace, PrewriteError, UnreadableFile
+from prewrite.files import SOURCE_LIMIT
 from prewrite.protocol import CheckRequest, Edit, FileChange
 from prewrite_daemon.session import Registry
 from tests.e2e.repo_fixture import write_repo
@@ -103,6 +104,25 @@ def test_a_small_edit_to_a_73_mb_json_file_is_applied_and_answered(
         assert [w.path for w in reply.written] == ["data.json"]
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+def test_an_edit_of_a_file_over_the_source_limit_is_refused_unread(
+    client: Client, tmp_path: Path, python_exe: str
+) -> None:
+    """Issue 20, item 8: an ``Edit`` of a 150 MB file got the daemon killed at 21 GB. The limit
+    is checked on the file's size before a byte is read (the file here is sparse: nothing is
+    written to disk), and the file is left as it was."""
+    root = tmp_path / "huge"
+    root.mkdir()
+    (root / "pyproject.toml").write_text("[tool.prewrite]\ntypecheck = false\ntests = false\n")
+    data = root / "data.json"
+    with data.open("wb") as f:
+        f.truncate(SOURCE_LIMIT + 1)
+    edit = FileChange("data.json", "0" * 64, edits=[Edit("x", "y")])
+    with pytest.raises(UnreadableFile, match="over the limit"):
+        client.apply(root, [edit], python=python_exe, timeout_s=30)
+    assert data.stat().st_size == SOURCE_LIMIT + 1
+    assert client.status().pid > 0  # the daemon is up and answering
 
 
 def test_a_patch_through_a_linked_directory_is_judged_and_written_as_the_real_file(

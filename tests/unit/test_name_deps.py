@@ -23,8 +23,10 @@ def src(text: str) -> str:
     return textwrap.dedent(text).lstrip("\n")
 
 
-def build(files: Mapping[str, str], protocols: Iterable[str] | None = ()) -> NameGraph:
-    graph = NameGraph(protocols)
+def build(
+    files: Mapping[str, str], protocols: Iterable[str] | None = (), *, cycles: bool = True
+) -> NameGraph:
+    graph = NameGraph(protocols, report_import_cycles=cycles)
     for rel, text in files.items():
         graph.update(rel, src(text))
     return graph
@@ -34,10 +36,13 @@ def affected(
     files: Mapping[str, str],
     changes: Mapping[str, str | None],
     protocols: Iterable[str] | None = (),
+    *,
+    cycles: bool = True,
 ) -> set[str]:
     """What ``NameGraph.affected`` keeps when ``changes`` (path -> new text, None: deleted) are
-    applied to the tree ``files``; also checked to stay within the transitive importers."""
-    graph = build(files, protocols)
+    applied to the tree ``files`` (``cycles``: the checker reports import cycles); also checked
+    to stay within the transitive importers."""
+    graph = build(files, protocols, cycles=cycles)
     patch = [
         (rel, src(files[rel]) if rel in files else None, None if new is None else src(new))
         for rel, new in changes.items()

@@ -23,6 +23,7 @@ import warnings
 from typing import TYPE_CHECKING
 
 from prewrite.protocol import Diagnostic
+from prewrite_daemon.jsonc import strip_jsonc
 from prewrite_daemon.ladder.config import TS_EXTENSIONS
 from prewrite_daemon.ladder.formats import check_for
 from prewrite_daemon.newer_syntax import parse_newer
@@ -36,7 +37,6 @@ _TOML_POSITION = re.compile(r"\(at line (\d+), column (\d+)\)")
 _JSONC_NAMES = frozenset({"pyrightconfig.json", "jsconfig.json", "devcontainer.json",
                           ".devcontainer.json"})  # fmt: skip
 _TS_WORKSPACE_MARKERS = ("tsconfig.json", "jsconfig.json")  # as config.load_config decides
-_JSONC_TOKENS = re.compile(r'"(?:\\.|[^"\\\n])*"|//[^\n]*|/\*.*?\*/|,(?=\s*[}\]])', re.DOTALL)
 
 
 def is_jsonc(path: str) -> bool:
@@ -44,18 +44,6 @@ def is_jsonc(path: str) -> bool:
     parts = path.lower().split("/")
     name = parts[-1]
     return name in _JSONC_NAMES or name.startswith("tsconfig") or ".vscode" in parts[:-1]
-
-
-def strip_jsonc(text: str) -> str:
-    """JSON with comments and trailing commas blanked out (same lines and columns)."""
-
-    def blank(match: re.Match[str]) -> str:
-        token = match.group(0)
-        if token.startswith('"'):
-            return token
-        return re.sub(r"[^\n]", " ", token)
-
-    return _JSONC_TOKENS.sub(blank, text)
 
 
 def _error(path: str, line: int, column: int, message: str, source: str) -> Diagnostic:

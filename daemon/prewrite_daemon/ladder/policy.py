@@ -32,9 +32,8 @@ from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-import json5
-
 from prewrite.errors import ErrorDetail, ForbiddenPath, PrewriteError, UnverifiableExtension
+from prewrite_daemon import jsonc
 from prewrite_daemon.ladder.reach import new_reaches
 
 if TYPE_CHECKING:
@@ -225,7 +224,7 @@ def _json(text: str | None) -> object:
     if text is None:
         return None
     try:
-        return json5.loads(text)
+        return jsonc.loads(text)
     except ValueError:
         return text
 

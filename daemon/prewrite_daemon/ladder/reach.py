@@ -32,7 +32,7 @@ import tomllib
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any, cast
 
-import json5
+from prewrite_daemon import jsonc
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -93,7 +93,7 @@ def _parse_toml(text: str) -> dict[str, Any] | None:
 
 def _parse_json(text: str) -> dict[str, Any] | None:
     try:
-        data: object = json5.loads(text) if text.strip() else {}
+        data: object = jsonc.loads(text) if text.strip() else {}
     except ValueError:
         return None
     return _table(data)
@@ -109,8 +109,8 @@ def named_places(name: str, text: str) -> tuple[list[Reach], list[str]]:
         tool = _table((_parse_toml(text) or {}).get("tool"))
         ruff = [("[tool.ruff] extend", v) for v in _strings(_table(tool.get("ruff")).get("extend"))]
         return ruff + _pyright(_table(tool.get("pyright")), "[tool.pyright] "), []
-    if not lower.endswith(".json") and lower != ".eslintrc":
-        return [], []
+    if not _is_json_judge(lower):
+        return [], []  # any other JSON file is data: never parsed here (it may be 100 MB)
     data = _parse_json(text) or {}
     if lower == "pyrightconfig.json":
         return _pyright(data, ""), []
@@ -121,6 +121,14 @@ def named_places(name: str, text: str) -> tuple[list[Reach], list[str]]:
     if lower in ("biome.json", "biome.jsonc", ".eslintrc", ".eslintrc.json"):
         return [("extends", v) for v in _strings(data.get("extends")) if _is_path(v)], []
     return [], []
+
+
+def _is_json_judge(lower: str) -> bool:
+    return (
+        lower in ("pyrightconfig.json", "jsconfig.json", "biome.json", "biome.jsonc")
+        or lower in (".eslintrc", ".eslintrc.json")
+        or (lower.startswith("tsconfig") and lower.endswith(".json"))
+    )
 
 
 def _is_path(value: str) -> bool:

@@ -22,9 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-import json5
-
 from prewrite.files import SOURCE_LIMIT, read_or_none, regular_stat
+from prewrite_daemon import jsonc
 from prewrite_daemon.backends.pyright import node_executable
 from prewrite_daemon.backends.typescript import find_typescript
 from prewrite_daemon.checker_config import disk_reader
@@ -76,7 +75,7 @@ def _absolute_outside(text: str, root: Path) -> str:
     """The root tsconfig with relative ``extends``/``references`` that leave the root made
     absolute; unchanged (verbatim, comments kept) when none does or it cannot be parsed."""
     try:
-        data = json5.loads(text)
+        data = jsonc.loads(text)
     except ValueError:
         return text
     if not isinstance(data, dict):

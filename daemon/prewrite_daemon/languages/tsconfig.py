@@ -28,9 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-import json5
-
 from prewrite.files import read_text
+from prewrite_daemon import jsonc
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -188,7 +187,7 @@ class _Loader:
         if text is None:
             return None
         try:
-            data: object = json5.loads(text) if text.strip() else {}
+            data: object = jsonc.loads(text) if text.strip() else {}
         except ValueError as exc:
             inside = not posixpath.relpath(path, self._root).startswith("../")
             # the parser's message quotes the text: never the text of a file outside the root
