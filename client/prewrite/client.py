@@ -72,12 +72,19 @@ def daemon_command() -> list[str]:
 
     ``PREWRITE_DAEMON_CMD`` (whitespace-separated) overrides; otherwise this interpreter's
     ``prewrite_daemon`` module when it is installed, else ``prewrite-daemon`` on PATH.
+
+    The module runs isolated (``-I``): ``python -m`` would put the caller's directory first on
+    ``sys.path``, so a ``yaml.py`` in the folder an agent starts from would run inside the daemon,
+    and a folder named ``prewrite`` there would shadow the client package; ``PYTHON*`` variables
+    (which a repository's ``.envrc`` may set) and the user's site-packages are ignored too. An
+    install the daemon can then not import (one found through ``PYTHONPATH`` only) sets
+    ``PREWRITE_DAEMON_CMD``.
     """
     override = os.environ.get("PREWRITE_DAEMON_CMD")
     if override:
         return override.split()
     if importlib.util.find_spec("prewrite_daemon") is not None:
-        return [sys.executable, "-m", "prewrite_daemon"]
+        return [sys.executable, "-I", "-m", "prewrite_daemon"]
     exe = shutil.which("prewrite-daemon")
     if exe:
         return [exe]
@@ -93,7 +100,10 @@ def spawn_daemon(paths: RuntimePaths, extra_args: Sequence[str] = ()) -> None:
     that fails (e.g. an unwritable state directory) is reported with what it logged.
     """
     ensure_private_dir(paths.runtime_dir)
-    env = dict(os.environ, PREWRITE_RUNTIME_DIR=str(paths.runtime_dir))
+    env = dict(os.environ, PREWRITE_RUNTIME_DIR=os.path.abspath(paths.runtime_dir))
+    trust = env.get("PREWRITE_TRUST_FILE")
+    if trust:  # the daemon runs in "/": a relative setting must name the same file there
+        env["PREWRITE_TRUST_FILE"] = os.path.abspath(trust)
     with paths.log_file.open("ab") as log:
         logged_from = log.tell()
         launcher = subprocess.Popen(
@@ -102,6 +112,7 @@ def spawn_daemon(paths: RuntimePaths, extra_args: Sequence[str] = ()) -> None:
             stdout=log,
             stderr=log,
             env=env,
+            cwd="/",  # never the caller's directory (a repository): nothing of it is imported
             start_new_session=True,
         )
     try:

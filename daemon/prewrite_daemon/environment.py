@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from prewrite.errors import InvalidWorkspace
+from prewrite.errors import InvalidWorkspace, UnreadableFile
+from prewrite.files import read_or_none, sha256_regular
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -40,7 +41,6 @@ GRAPH_FILES = (
 _REQUIREMENTS_PREFIX = "requirements"
 _PACKAGE_MARKERS = (".dist-info", ".egg-info", ".egg-link", ".pth")
 _TREE_SUFFIXES = (".py", ".pyi", "py.typed", ".pth")
-_PTH_LIMIT = 1 << 20
 MAX_TREE_FILES = 20_000
 
 _QUERY = (
@@ -93,8 +93,9 @@ def site_dirs(python: str) -> list[Path]:
     """The interpreter's package directories (asked once: the answer is fixed per interpreter)."""
     try:
         out = subprocess.run(
-            [python, "-I", "-c", _QUERY], capture_output=True, text=True, timeout=30, check=True
-        ).stdout
+            [python, "-I", "-c", _QUERY], capture_output=True, text=True, timeout=30, check=True,
+            cwd="/",  # isolated, and in no workspace: nothing there is imported
+        ).stdout  # fmt: skip
     except (OSError, subprocess.SubprocessError) as exc:
         raise InvalidWorkspace(f"cannot run the interpreter {python}: {exc}") from exc
     try:
@@ -115,6 +116,8 @@ def pth_dirs(dirs: list[Path]) -> list[Path]:
     """The directories that ``.pth`` files in ``dirs`` put on ``sys.path``, read as site.py does.
 
     Read, never executed: ``import`` lines are skipped (pyright does not run them either).
+    Bounded: a ``.pth`` that is not a regular file of at most ``CONFIG_LIMIT`` bytes (a FIFO, a
+    link to ``/dev/zero``, a sparse giant) is skipped unread, as if absent.
     """
     found: list[Path] = []
     for directory in dirs:
@@ -123,11 +126,8 @@ def pth_dirs(dirs: list[Path]) -> list[Path]:
         except OSError:
             continue
         for pth in pth_files:
-            try:
-                lines = pth.read_bytes()[:_PTH_LIMIT].decode("utf-8", "replace").splitlines()
-            except OSError:
-                continue
-            for line in lines:
+            data = read_or_none(pth)
+            for line in (data or b"").decode("utf-8", "replace").splitlines():
                 if not line.strip() or line.startswith(("#", "import ", "import\t")):
                     continue
                 path = Path(os.path.abspath(os.path.join(directory, line.rstrip())))
@@ -170,11 +170,11 @@ def digest_trees(dirs: list[Path], limit: int = MAX_TREE_FILES) -> str:
 def read_venv(python: str) -> tuple[Path, str | None] | None:
     """The venv of ``python`` and its Python version, read from disk without running anything."""
     venv = Path(os.path.abspath(python)).parent.parent
-    cfg = venv / "pyvenv.cfg"
-    if not cfg.is_file():
+    data = read_or_none(venv / "pyvenv.cfg")  # bounded: the venv may be the repository's
+    if data is None:
         return None
     version: str | None = None
-    for line in cfg.read_text(encoding="utf-8", errors="replace").splitlines():
+    for line in data.decode("utf-8", "replace").splitlines():
         key, _, value = line.partition("=")
         if key.strip() in ("version", "version_info"):
             version = ".".join(value.strip().split(".")[:2])
@@ -192,12 +192,15 @@ def read_site_dirs(python: str) -> list[Path]:
 
 
 def digest_files(paths: list[Path]) -> str:
+    """Hashes of ``paths`` (read in chunks, regular files only: a lock file may be large, and
+    one that is a FIFO or a device is stamped as such, unread)."""
     h = hashlib.sha256()
     for path in paths:
         try:
-            h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-        except OSError:
-            h.update(path.name.encode() + b"\0missing\0")
+            digest = sha256_regular(path)
+        except UnreadableFile as exc:
+            digest = f"unreadable: {exc.message}"
+        h.update(path.name.encode() + b"\0" + digest.encode() + b"\0")
     return h.hexdigest()[:16]
 
 
@@ -219,7 +222,7 @@ def _digest_packages(dirs: list[Path]) -> str:
                 continue
             h.update(f"{entry.name}:{st.st_mtime_ns}:{st.st_size}\n".encode())
             if entry.name.endswith((".pth", ".egg-link")):
-                h.update(Path(entry.path).read_bytes())
+                h.update(read_or_none(entry.path) or b"unreadable")
     return h.hexdigest()[:16]
 
 

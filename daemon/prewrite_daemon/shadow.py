@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from prewrite.files import read_or_none
 from prewrite_daemon.backends.base import FileEvent
 
 if TYPE_CHECKING:
@@ -179,7 +180,7 @@ class ShadowTree:
         if time.time_ns() - stamp[0] > _RECENT_NS:
             return False
         try:
-            real = read_regular(self.root / rel)
+            real = read_or_none(self.root / rel, MAX_FILE_BYTES, follow=False)
             return real is None or real != Path(self.shadow_path(rel)).read_bytes()
         except OSError:
             return True
@@ -225,7 +226,7 @@ class ShadowTree:
     def _copy_in(self, rel: str) -> bool:
         target = Path(self.shadow_path(rel))
         try:
-            data = read_regular(self.root / rel)
+            data = read_or_none(self.root / rel, MAX_FILE_BYTES, follow=False)
             if data is None:
                 return False
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -309,17 +310,3 @@ class ShadowTree:
         link = self.shadow_root / name
         if not link.is_symlink():
             link.symlink_to(self.root / name, target_is_directory=True)
-
-
-def read_regular(path: Path, limit: int = MAX_FILE_BYTES) -> bytes | None:
-    """The bytes of ``path`` if it is a regular file (not a link) of at most ``limit`` bytes."""
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_size > limit:
-            return None
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            data = f.read(limit + 1)
-        return data if len(data) <= limit else None
-    finally:
-        os.close(fd)

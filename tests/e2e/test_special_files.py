@@ -89,7 +89,7 @@ CASES: dict[str, tuple[str, str, frozenset[str]]] = {
 
 
 def _daemon_command() -> str:
-    return f"prlimit --as={DAEMON_AS} -- {sys.executable} -m prewrite_daemon"
+    return f"prlimit --as={DAEMON_AS} -- {sys.executable} -I -m prewrite_daemon"
 
 
 def _stop(paths: RuntimePaths) -> None:
@@ -285,11 +285,6 @@ def untrusted_venv_repo() -> Iterator[Path]:
         subprocess.run(["rm", "-rf", str(base)], check=False, timeout=60)
 
 
-@pytest.mark.xfail(
-    reason="environment.pth_dirs reads a .pth whole and blocking (pth.read_bytes()), in "
-    "environment.py, owned elsewhere: it must read through prewrite.files.read_or_none",
-    strict=True,
-)
 @pytest.mark.parametrize("kind", ["fifo", "dev_zero", "sparse_1gb"])
 def test_a_special_pth_file_is_answered_in_time_and_bounded(
     untrusted_venv_repo: Path, kind: str
