@@ -24,7 +24,15 @@ $(TOOLCHAINS): tests/toolchains/package-lock.json
 	npm ci --prefix tests/toolchains --no-audit --no-fund --loglevel=error
 	touch $(TOOLCHAINS)
 
-install: $(STAMP) $(TOOLCHAINS)  ## .venv with prewrite, pyright, ruff, test tools; TypeScript 5 and 7 for the tests
+# prewrite's own TypeScript (daemon/prewrite_daemon/languages/ts_pinned.py): an untrusted
+# workspace is checked with it, never with its own node_modules/typescript.
+PINNED_TS := daemon/prewrite_daemon/toolchain/node_modules/.installed
+$(PINNED_TS): daemon/prewrite_daemon/toolchain/package-lock.json
+	@command -v npm >/dev/null || { echo "npm is required (prewrite's own TypeScript)"; exit 1; }
+	npm ci --prefix daemon/prewrite_daemon/toolchain --no-audit --no-fund --loglevel=error
+	touch $(PINNED_TS)
+
+install: $(STAMP) $(TOOLCHAINS) $(PINNED_TS)  ## .venv with prewrite, pyright, ruff, test tools; prewrite's TypeScript; TypeScript 5 and 7 for the tests
 
 demo: $(STAMP)  ## start the daemon, check a green and a red patch on bench/demo/repo, stop it
 	$(BIN)/python -m bench.demo
@@ -34,10 +42,10 @@ lint: $(STAMP)  ## ruff + pyright strict on our own code
 	$(BIN)/ruff format --check client daemon tests bench
 	$(BIN)/pyright
 
-test: $(STAMP) $(TOOLCHAINS)  ## all tests: unit, faults, CLI, end-to-end with the real pyright
+test: $(STAMP) $(TOOLCHAINS) $(PINNED_TS)  ## all tests: unit, faults, CLI, end-to-end with the real pyright
 	$(BIN)/pytest -q
 
-test-fast: $(STAMP) $(TOOLCHAINS)  ## everything except the slow differential test
+test-fast: $(STAMP) $(TOOLCHAINS) $(PINNED_TS)  ## everything except the slow differential test
 	$(BIN)/pytest -q -m "not slow"
 
 # PROGRAMS programs per TypeScript major from SEED on; a failure prints the seed to rerun.

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from prewrite import Client, change_file, delete_file, new_file
-from prewrite.errors import InvalidWorkspace, UntrustedWorkspace
+from prewrite.errors import InvalidWorkspace
 from tests.support.ts_repo import install_libx, make_ts_repo
 from tests.support.ts_verdict import assert_matches_tsc
 
@@ -229,20 +229,24 @@ def outside_trust() -> Iterator[Path]:
 def test_an_untrusted_workspace_never_runs_its_own_typescript(
     client: Client, outside_trust: Path
 ) -> None:
-    """Installed inside the root, the workspace's TypeScript is its code: refused untrusted.
-    Linked from outside the root (a global or shared install), it is not, and runs."""
-    root = make_ts_repo(outside_trust / "linked", 7)
+    """Untrusted, a workspace is checked with prewrite's own TypeScript, whether its own is
+    installed inside the root (its code: never run) or linked from outside it
+    (``test_ts_untrusted.py`` has the layouts above the root)."""
     patch = [new_file("src/extra.ts", "export const e: number = 1;\n")]
+    root = make_ts_repo(outside_trust / "linked", 7)
     reply = client.check(root, patch, timeout_s=120)
     assert reply.ok
-    assert any("installed outside the root" in line for line in reply.not_verified)
-    inside = make_ts_repo(outside_trust / "own", 7)
+    assert any("prewrite's own TypeScript" in line for line in reply.not_verified)
+    inside = make_ts_repo(outside_trust / "own", 5)
     link = inside / "node_modules" / "typescript"
     target = link.resolve()
     link.unlink()
     shutil.copytree(target, link, symlinks=True)  # as `npm install` leaves it: a real copy
     marker = outside_trust / "ran"
-    (link / "lib" / "tsc.js").write_text(f"require('fs').writeFileSync({str(marker)!r}, 'x');\n")
-    with pytest.raises(UntrustedWorkspace, match="prewrite trust"):
-        client.check(inside, patch, timeout_s=120)
+    for program in ("tsserver.js", "tsc.js"):
+        (link / "lib" / program).write_text(f"require('fs').writeFileSync({str(marker)!r}, 'x');\n")
+    wrong = [new_file("src/extra.ts", "export const e: number = 'one';\n")]
+    reply = client.check(inside, wrong, timeout_s=120)
+    assert [d.rule for d in reply.diagnostics] == ["TS2322"]
+    assert any("prewrite's own TypeScript" in line for line in reply.not_verified)
     assert not marker.exists()

@@ -1,12 +1,14 @@
 """TypeScript's checkers: the workspace's own ``typescript`` package, warm and cold.
 
-Like an editor, prewrite uses the TypeScript the workspace installed (``node_modules/typescript``,
-found where node would find it: the root or an ancestor), so a verdict never differs from what
-the repository's CI runs. TypeScript 7 and later is native and speaks LSP: ``tsc --lsp --stdio``,
-pull diagnostics announced in its initialize result, new unsaved modules resolved from open
-documents. TypeScript 5.x and 6.x have no LSP server: their ``tsserver`` is driven directly
-(``tsserver.py``), which is synchronous per request, so no answer can predate the overlays sent
-before it. A workspace without its own TypeScript gets an error naming the fix.
+Like an editor, prewrite uses the TypeScript a trusted workspace installed
+(``node_modules/typescript``, found where node would find it: the root or an ancestor), so a
+verdict never differs from what the repository's CI runs; an untrusted workspace is checked with
+prewrite's own (``languages/ts_pinned.py``). TypeScript 7 and later is native and speaks LSP:
+``tsc --lsp --stdio``, pull diagnostics announced in its initialize result, new unsaved modules
+resolved from open documents. TypeScript 5.x and 6.x have no LSP server: their ``tsserver`` is
+driven directly (``tsserver.py``), which is synchronous per request, so no answer can predate the
+overlays sent before it. A trusted workspace without its own TypeScript gets an error naming the
+fix.
 """
 
 from __future__ import annotations
@@ -64,6 +66,7 @@ class TypeScript:
 
     package: Path  # the package directory (symlinks resolved)
     version: str
+    pinned: bool = False  # prewrite's own (``ts_pinned``), not the workspace's
 
     @property
     def major(self) -> int:
@@ -78,7 +81,14 @@ class TypeScript:
     @property
     def label(self) -> str:
         engine = "tsc --lsp" if self.native else "tsserver"
-        return f"typescript {self.version} ({engine})"
+        owner = ", prewrite's own" if self.pinned else ""
+        return f"typescript {self.version} ({engine}{owner})"
+
+    def programs(self) -> list[Path]:
+        """Every file the daemon would execute for this package, warm or cold (unresolved)."""
+        if self.native:
+            return [self.native_exe()]
+        return [self.package / "lib" / "tsserver.js", self.package / "lib" / "tsc.js"]
 
     def native_exe(self) -> Path:
         """The platform binary the ``tsc`` shim runs (``@typescript/typescript-<os>-<arch>``)."""

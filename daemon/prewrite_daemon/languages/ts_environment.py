@@ -4,7 +4,8 @@ The fingerprint covers what can change a TypeScript verdict without a source fil
 ``tsconfig.json``/``jsconfig.json`` and every file of its ``extends`` chain (inside or outside the
 root), ``package.json`` and the lockfiles, the installed packages (each top-level package's
 ``package.json`` stamp, ``@scope`` packages included, and npm's own ``.package-lock.json``: an
-install, removal or upgrade moves them), node, and the TypeScript version.
+install, removal or upgrade moves them), node, and the TypeScript that judges (the workspace's
+own, or prewrite's pinned one for an untrusted workspace: ``ts_pinned``) and its version.
 
 The shadow's ``tsconfig.json`` is the workspace's with ``extends`` and ``references`` that leave
 the root made absolute, so they still name the real files from the shadow's place.
@@ -25,9 +26,9 @@ from typing import TYPE_CHECKING, Any, cast
 from prewrite.files import SOURCE_LIMIT, read_or_none, regular_stat
 from prewrite_daemon import jsonc
 from prewrite_daemon.backends.pyright import node_executable
-from prewrite_daemon.backends.typescript import find_typescript
 from prewrite_daemon.checker_config import disk_reader
 from prewrite_daemon.environment import Fingerprint, digest_files, digest_trees
+from prewrite_daemon.languages.ts_pinned import TsChoice, choose_typescript
 from prewrite_daemon.languages.ts_scope import TsScope
 from prewrite_daemon.languages.tsconfig import TsConfig, load_tsconfig
 
@@ -151,11 +152,17 @@ def _stamp(path: Path) -> tuple[int, int, int] | None:
 @dataclass
 class TsEnvironment:
     root: Path
-    ts: TypeScript
+    choice: TsChoice  # chosen again at every fingerprint, under the same trust
     node_modules: Path | None
+    trusted: bool
     # The layout last read and the stamps it was read under: re-parsing a JSONC chain twice
     # per check cost more than the check of a body edit.
     _cached: tuple[tuple[object, ...], TsLayout] | None = None
+
+    @property
+    def ts(self) -> TypeScript:
+        """The TypeScript that judges (never the repository's own when untrusted)."""
+        return self.choice.ts
 
     @property
     def checker(self) -> str:
@@ -187,7 +194,8 @@ class TsEnvironment:
         return tuple(key)
 
     def fingerprint(self, outside: list[Path], libraries: int) -> Fingerprint:
-        self.ts = find_typescript(self.root)  # an upgrade in place: the next checker uses it
+        # An upgrade in place: the next checker uses it (chosen again: the same trust rules).
+        self.choice = choose_typescript(self.root, self.trusted)
         layout = self.layout()
         graph = sorted(p for p in self.root.iterdir() if p.is_file() and is_ts_graph_file(p.name))
         chain = list(layout.config.chain) if layout.config is not None else []
@@ -214,4 +222,4 @@ class TsEnvironment:
         return {"node_modules": self.node_modules} if self.node_modules else {}
 
     def untrusted_note(self) -> str:
-        return f"{self.ts.label} is installed outside the root, at {self.ts.package}"
+        return self.choice.note or f"{self.ts.label} at {self.ts.package}"

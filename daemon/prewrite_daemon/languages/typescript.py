@@ -1,11 +1,12 @@
 """TypeScript (and JavaScript checked by it): sources, tsconfig, node_modules, the import graph.
 
 A root with a ``tsconfig.json`` (or ``jsconfig.json``) is a TypeScript workspace. Its checker is
-the workspace's own TypeScript (``backends/typescript.py``). Which files a change can reach is
-the import graph under TypeScript's module resolution (``ts_graph.py``); a change that can reach
-files with no import edge (a ``.d.ts``, a script file, ``declare global``, module augmentation)
-re-checks the whole project. Diagnostics carry TypeScript's code as the rule, ``TS2345``, as
-``tsc`` prints it.
+the workspace's own TypeScript (``backends/typescript.py``) when the workspace is trusted, and
+prewrite's own pinned TypeScript when it is not (``ts_pinned.py``). Which files a change can
+reach is the import graph under TypeScript's module resolution (``ts_graph.py``); a change that
+can reach files with no import edge (a ``.d.ts``, a script file, ``declare global``, module
+augmentation) re-checks the whole project. Diagnostics carry TypeScript's code as the rule,
+``TS2345``, as ``tsc`` prints it.
 """
 
 from __future__ import annotations
@@ -14,10 +15,8 @@ import dataclasses
 import re
 from typing import TYPE_CHECKING
 
-from prewrite.errors import ErrorDetail, UntrustedWorkspace
 from prewrite_daemon.backends.typescript import (
     cold_tsc,
-    find_typescript,
     make_typescript_backend,
     nearest_node_modules,
 )
@@ -29,6 +28,7 @@ from prewrite_daemon.languages.ts_environment import (
 )
 from prewrite_daemon.languages.ts_graph import TsImportGraph, reaches_everything
 from prewrite_daemon.languages.ts_interface import interface_changed
+from prewrite_daemon.languages.ts_pinned import choose_typescript
 from prewrite_daemon.languages.ts_scope import SOURCE_SUFFIXES
 
 if TYPE_CHECKING:
@@ -66,19 +66,13 @@ class TypeScriptLanguage:
     def environment(
         self, root: Path, python: str, run_python: str | None, trusted: bool
     ) -> TsEnvironment:
-        """The workspace's TypeScript is code of the workspace when it is installed inside the
-        root: an untrusted workspace is refused rather than run (one outside it, a linked or
-        global install, is not the repository's and runs either way, as an interpreter does)."""
+        """A trusted workspace is checked with its own TypeScript; an untrusted one with
+        prewrite's pinned TypeScript, since whatever node finds from the root (its
+        ``node_modules``, an ancestor's, a symlink into the repository) is the repository's
+        code (``ts_pinned.choose_typescript``)."""
         del python, run_python  # TypeScript runs no interpreter of the workspace
-        ts = find_typescript(root)
-        if not trusted and root in ts.package.parents:
-            raise UntrustedWorkspace(
-                f"{root} is checked with its own TypeScript ({ts.package}), which is code of "
-                f"the workspace; `prewrite trust {root}` to allow it (an untrusted workspace "
-                "runs nothing of its own)",
-                [ErrorDetail("node_modules/typescript is inside the root", "tsconfig.json")],
-            )
-        return TsEnvironment(root, ts, nearest_node_modules(root))
+        choice = choose_typescript(root, trusted)
+        return TsEnvironment(root, choice, nearest_node_modules(root), trusted)
 
     def make_backend(self, shadow_root: Path, env: Environment, run_python: str | None) -> Backend:
         del run_python
