@@ -23,7 +23,7 @@ from prewrite.late import late_finding_lines
 from prewrite.protocol import CheckReply, DiskResult, Patch, RungReport, StatsReply
 from prewrite.runtime import read_status, runtime_paths
 from prewrite.suppression_text import suppression_lines
-from prewrite.trust import set_trusted, trusted_roots
+from prewrite.trust import entry_problem, set_trusted, trust_entries
 
 if TYPE_CHECKING:
     import argparse
@@ -33,8 +33,9 @@ EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 def trust(args: argparse.Namespace) -> int:
     if args.list:
-        for root in trusted_roots():
-            print(root)
+        for entry in trust_entries():
+            problem = entry_problem(entry)
+            print(entry.path if problem is None else f"{entry.path}  (not trusted: {problem})")
         return EXIT_OK
     root = Path(args.root or ".").resolve()
     if not root.is_dir():
@@ -229,8 +230,10 @@ def daemon(args: argparse.Namespace) -> int:
     for ws in reply.workspaces:
         pid = f" pid {ws.server_pid}" if ws.server_pid else ""
         python = f", python {ws.python}" if ws.language == "python" else ""
+        trust = "trusted" if ws.trusted else "untrusted"
         print(
-            f"  {ws.root} [{ws.language}: {ws.checker or '?'}]: backend {ws.backend_state}{pid}, "
+            f"  {ws.root} [{ws.language}: {ws.checker or '?'}, {trust}]: "
+            f"backend {ws.backend_state}{pid}, "
             f"generation {ws.generation}, {ws.checks} check(s), "
             f"environment {ws.environment or '-'}{python}"
         )

@@ -305,6 +305,7 @@ class WorkspaceStatus(msgspec.Struct, frozen=True):
     spare_pid: int | None = None  # an editor's spare checker (runs while agents hold this one)
     spare_served: int = 0  # editor requests spare checkers of this workspace have answered
     busy: bool = False  # an agent check (or a watcher batch) holds the checker now
+    trusted: bool = False  # the workspace may run its own code (``prewrite trust``)
 
 
 class StatusReply(Message, frozen=True, tag="status_reply"):

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from prewrite.errors import InvalidWorkspace, UnreadableFile
 from prewrite.files import read_or_none, sha256_regular
+from prewrite_daemon.interpreter_trust import interpreter_places
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -67,8 +68,14 @@ class Fingerprint:
 
 
 def resolve_python(root: Path, given: str | None) -> str:
-    """The interpreter whose packages the checker sees: given, else the root's venv, else PATH."""
+    """The interpreter whose packages the checker sees: given, else the root's venv, else PATH.
+
+    A given path must be absolute: the daemon runs in ``/``, in no caller's directory. Whether it
+    may be run is ``interpreter_trust``'s question.
+    """
     if given:
+        if not os.path.isabs(given):
+            raise InvalidWorkspace(f"the interpreter path must be absolute: {given}")
         if not Path(given).exists():
             raise InvalidWorkspace(f"interpreter not found: {given}")
         return given
@@ -168,10 +175,15 @@ def digest_trees(dirs: list[Path], limit: int = MAX_TREE_FILES) -> str:
 
 
 def read_venv(python: str) -> tuple[Path, str | None] | None:
-    """The venv of ``python`` and its Python version, read from disk without running anything."""
-    venv = Path(os.path.abspath(python)).parent.parent
-    data = read_or_none(venv / "pyvenv.cfg")  # bounded: the venv may be the repository's
-    if data is None:
+    """The venv of ``python`` and its Python version, read from disk without running anything:
+    the first venv (``pyvenv.cfg`` one level above) on its way through links to the file that
+    runs (``interpreter_places``), so a link to a venv's python names that venv."""
+    for place in interpreter_places(python):
+        venv = place.parent.parent
+        data = read_or_none(venv / "pyvenv.cfg")  # bounded: the venv may be the repository's
+        if data is not None:
+            break
+    else:
         return None
     version: str | None = None
     for line in data.decode("utf-8", "replace").splitlines():

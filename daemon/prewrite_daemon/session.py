@@ -9,7 +9,9 @@ requests share one checker instead of spawning two; its lock serialises checks o
 and at most ``max_queue`` checks wait for it (more are ``busy``). A request's ``timeout_s`` covers
 everything it waits for: the workspace, the checker's start, every retry. The least recently
 used warm checkers beyond ``max_warm`` are stopped (memory is finite); a workspace whose root was
-deleted or moved is released at once. Replies stay under the frame limit: candidate contents go
+deleted or moved is released at once, and one whose trust changed (``prewrite trust``) is
+stopped once idle (``retire``): a root never keeps a trusted and an untrusted checker.
+Replies stay under the frame limit: candidate contents go
 by reference (path and sha256) beyond a budget. A narrowing miss found by a workspace's idle
 re-check turns narrowing off for its root and rides on the next reply about it
 (``narrowing_misses.py``).
@@ -32,6 +34,7 @@ from prewrite.trust import is_trusted
 from prewrite_daemon.apply import apply_patch, finish
 from prewrite_daemon.entry import DEFAULT_MAX_QUEUE, Entry, warm_up
 from prewrite_daemon.environment import resolve_python
+from prewrite_daemon.interpreter_trust import interpreter_may_run
 from prewrite_daemon.ladder.config import load_config
 from prewrite_daemon.ladder.record import VerdictRecord, record_verdict
 from prewrite_daemon.ladder.runner import Ladder
@@ -40,6 +43,7 @@ from prewrite_daemon.limits import ReplyLimits, check_state_dir
 from prewrite_daemon.narrowing_misses import NarrowingMisses
 from prewrite_daemon.patch import resolve_root
 from prewrite_daemon.planning import DEFAULT_PLANNING_BUDGET_S
+from prewrite_daemon.retire import is_idle, stop_entry, stop_idle
 from prewrite_daemon.routing import LANGUAGES, all_in_use, languages_for, typecheck_all
 from prewrite_daemon.watcher import WorkspaceWatcher
 from prewrite_daemon.workspace import Workspace
@@ -62,11 +66,11 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-Key = tuple[Path, str, str, bool]  # root, language, interpreter, trusted
+Key = tuple[Path, str, str, bool, bool]  # root, language, interpreter, trusted, it may run
 
 
 def _key(ws: Workspace) -> Key:
-    return (ws.root, ws.language.name, ws.python, ws.trusted)
+    return (ws.root, ws.language.name, ws.python, ws.trusted, ws.run_python is not None)
 
 
 class Registry:
@@ -100,21 +104,27 @@ class Registry:
         self._entries: dict[Key, Entry] = {}  # LRU order, oldest first
         self.trusted = trusted or is_trusted
         self._releasing: set[Entry] = set()  # gone roots whose checker is being stopped
+        self._superseded: list[Entry] = []  # of a trust that no longer holds: stopped when idle
         self._write_locks: dict[Path, asyncio.Lock] = {}
 
     def entry(self, root: Path, python: str, language: Language = PYTHON) -> Entry:
         """The workspace of (root, language, interpreter, trust); trusting a root later makes
-        a new one."""
+        a new one, and the old one's checker stops (``_retire``)."""
         trusted = self.trusted(root)
-        key = (root, language.name, python, trusted)
+        others = [e.workspace.root for e in self._entries.values() if not e.workspace.trusted]
+        others = [r for r in others if r != root]  # this root's trust is the one asked now
+        may_run = interpreter_may_run(python, root, trusted, others, self.trusted)
+        key = (root, language.name, python, trusted, may_run)
         entry = self._entries.pop(key, None)
         if entry is None:
-            name = f"{root}\0{python}\0{trusted}"
+            for old in [k for k in self._entries if k[:3] == key[:3]]:
+                self._superseded.append(self._entries.pop(old))
+            name = f"{root}\0{python}\0{trusted}" + ("" if may_run else "\0read-only")
             if language is not PYTHON:  # Python's shadows keep the place they had
                 name += f"\0{language.name}"
             digest = hashlib.sha256(name.encode()).hexdigest()[:16]
             shadow = self.state_dir / "shadows" / digest
-            workspace = Workspace(root, python, shadow, trusted, language)
+            workspace = Workspace(root, python, shadow, trusted, language, may_run=may_run)
             workspace.planning_budget_s = self.planning_budget_s
             self.misses.apply(workspace)
             entry = Entry(workspace, self.state_dir, self.max_queue, self.limits, self.misses.found)
@@ -201,7 +211,9 @@ class Registry:
         total = (time.perf_counter() - started) * 1000
         failed = next((r.rung for r in ladder.reports if r.outcome == "fail"), None)
         outcome = "ok" if reply.ok else f"failed:{failed}"
-        self.record.add(str(root), outcome, failed, total, files, ladder.reports)
+        self.record.add(
+            str(root), outcome, failed, total, files, ladder.reports, reply.check.suppressions
+        )
         return msgspec.structs.replace(reply, check=self.misses.tell(root, reply.check))
 
     async def finish(self, request: FinishRequest) -> FinishReply:
@@ -254,10 +266,14 @@ class Registry:
         return self._write_locks.setdefault(root, asyncio.Lock())
 
     async def _evict(self, keep: list[Entry]) -> None:
+        # A trust that no longer holds (the root was trusted, or no longer is): its checker goes.
+        for key, entry in list(self._entries.items()):
+            if entry not in keep and entry.workspace.trusted != self.trusted(key[0]):
+                self._superseded.append(self._entries.pop(key))
+        self._superseded = await stop_idle(self._superseded, "its trust changed")
         # Roots gone that no watcher reported (none runs, or it has not ticked yet).
         for entry in [e for e in self._entries.values() if e not in keep and e.root_gone()]:
-            stats = entry.statistics()
-            if stats.locked or stats.users:
+            if not is_idle(entry):
                 continue  # whoever holds it gets invalid_workspace or its own error
             if entry.watcher is not None:
                 await entry.watcher.stop()
@@ -269,31 +285,22 @@ class Registry:
         for entry in others:
             if excess <= 0:
                 break
-            stats = entry.statistics()
-            if stats.locked or stats.users:
+            if not is_idle(entry):
                 continue
             ws = entry.workspace
             log.info("stopping the idle checker of %s (more than %d warm)", ws.root, self.max_warm)
             del self._entries[_key(ws)]
-            await self._stop_entry(entry)
+            await stop_entry(entry)
             excess -= 1
 
-    async def _stop_entry(self, entry: Entry) -> None:
-        await entry.stop_warm_up()
-        await entry.rechecker.stop()
-        if entry.watcher is not None:
-            await entry.watcher.stop()
-        await entry.workspace.stop()
-        await entry.ruff.stop()  # its warm ruff server; the next check starts one again
-
     def watcher(self, root: Path, python: str, language: str = "python") -> WorkspaceWatcher | None:
-        entry = self._entries.get((root, language, python, self.trusted(root)))
-        return entry.watcher if entry else None
+        found = [e for k, e in self._entries.items() if k[:3] == (root, language, python)]
+        return found[-1].watcher if found else None
 
     def statuses(self) -> list[WorkspaceStatus]:
         return [e.workspace.status() for e in self._entries.values()]
 
     async def stop(self) -> None:
-        entries = [*self._entries.values(), *self._releasing]
-        await asyncio.gather(*(self._stop_entry(e) for e in entries))
+        entries = [*self._entries.values(), *self._releasing, *self._superseded]
+        await asyncio.gather(*(stop_entry(e) for e in entries))
         self.record.close()

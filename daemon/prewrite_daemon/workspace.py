@@ -15,9 +15,7 @@ a body-only edit's check never waits for it.
 from __future__ import annotations
 
 import logging
-import os
 import time
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from prewrite.errors import BackendFailed
@@ -33,6 +31,7 @@ from prewrite_daemon.shadow import ShadowTree
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from pathlib import Path
 
     from prewrite.protocol import CheckReply
     from prewrite_daemon.environment import Fingerprint
@@ -46,10 +45,19 @@ CRASH_WINDOW_S = 300.0
 
 
 class Workspace:
-    """One workspace; ``trusted`` False: nothing inside the root is run (``prewrite.trust``)."""
+    """One workspace; ``trusted`` False: nothing inside the root is run (``prewrite.trust``);
+    ``may_run`` False: the interpreter is a repository's code, read and never run
+    (``interpreter_trust``)."""
 
     def __init__(
-        self, root: Path, python: str, shadow_root: Path, trusted: bool, language: Language
+        self,
+        root: Path,
+        python: str,
+        shadow_root: Path,
+        trusted: bool,
+        language: Language,
+        *,
+        may_run: bool,
     ) -> None:
         self.language = language
         # Held by every check, editor request and watcher batch; editors go first (fast lane);
@@ -58,9 +66,8 @@ class Workspace:
         self.root = root
         self.python = python
         self.trusted = trusted
-        inside = root in Path(os.path.abspath(python)).parents
-        # An interpreter inside an untrusted root is read, never run (its .pth files are code).
-        self.run_python: str | None = python if trusted or not inside else None
+        # An untrusted repository's interpreter is read, never run (its .pth files are code).
+        self.run_python: str | None = python if may_run else None
         self.env = language.environment(root, python, self.run_python, trusted)
         self.shadow = ShadowTree(
             root, shadow_root, language.is_mirrored, language.config_name, self.env.links()
@@ -136,6 +143,7 @@ class Workspace:
             language=self.language.name,
             checker=self.env.checker,
             busy=self.lock.held_by_normal() and not self.lock.held_in_background,
+            trusted=self.trusted,
         )
 
     async def check(self, patch: PreparedPatch, timeout_s: float) -> CheckReply:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from prewrite.trust import why_untrusted
 from prewrite_daemon.backends.pyright import checker_version, cold_pyright, make_pyright
 from prewrite_daemon.checker_config import CONFIG_FILES, JSON_CONFIG, disk_reader
 from prewrite_daemon.environment import (
@@ -58,7 +59,9 @@ class PythonEnvironment:
 
     def untrusted_note(self) -> str:
         how = "read from disk, not run" if self.run_python is None else self.python
-        return f"interpreter: {how}; lint: the daemon's ruff"
+        note = f"interpreter: {how}; lint: the daemon's ruff"
+        replaced = why_untrusted(self.root)  # a trusted folder replaced since: say so
+        return f"{note}; {replaced}" if replaced else note
 
 
 class PythonLanguage:
