@@ -22,6 +22,7 @@ import pytest
 from prewrite import change_file
 from prewrite.hook import run_hook
 from prewrite_daemon.languages.ts_pinned import PINNED_VERSION, pinned_typescript
+from tests.support.lsp_editor import editor
 from tests.support.ts_oracle import TsColdOracle, write_patched_copy
 from tests.support.ts_repo import make_ts_repo, toolchain
 
@@ -180,6 +181,22 @@ def test_the_hook_judges_with_the_pinned_typescript(
     assert code == 2, err
     assert "TS2322" in err
     assert (root / GEOMETRY).read_text() == text
+    assert not marker.exists()
+
+
+async def test_the_editor_proxy_serves_with_the_pinned_typescript(
+    daemon: RuntimePaths, outside_trust: Path
+) -> None:
+    """``prewrite lsp`` on the untrusted root: diagnostics of an unsaved buffer, its own
+    TypeScript never run."""
+    del daemon  # the session's daemon serves the editor
+    marker = outside_trust / "ran"
+    root = monorepo(outside_trust, marker)
+    text = (root / GEOMETRY).read_text()
+    async with editor(root) as ed:
+        ed.open(GEOMETRY, text.replace("): number {", "): string {"))
+        found = await ed.diagnostics_until(GEOMETRY, lambda d: bool(d))
+    assert {str(d.code) for d in found} == {"TS2322"}
     assert not marker.exists()
 
 
