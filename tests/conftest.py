@@ -2,22 +2,27 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import sys
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import psutil
 import pytest
 
 from prewrite.client import Client
-from prewrite.runtime import RuntimePaths
+from prewrite.errors import PrewriteError
+from prewrite.runtime import RuntimePaths, read_status
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
 
 REPO = Path(__file__).resolve().parent.parent
+STOP_GRACE_S = 20.0  # a stopped daemon stops its checkers in stages; past this it is killed
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -53,17 +58,34 @@ def daemon(runtime_dir: Path) -> Iterator[RuntimePaths]:
     paths = RuntimePaths(runtime_dir)
     client = Client(paths=paths)
     client.close()
+    started = read_status(paths)
     try:
         yield paths
     finally:
         try:
             with Client(paths=paths, autostart=False) as c:
                 c.stop()
+        except PrewriteError:
+            pass  # unresponsive: the kill below
         finally:
+            if started is not None:
+                _kill_if_alive(started.pid)
             if old is None:
                 os.environ.pop("PREWRITE_RUNTIME_DIR", None)
             else:
                 os.environ["PREWRITE_RUNTIME_DIR"] = old
+
+
+def _kill_if_alive(pid: int) -> None:
+    """A daemon that did not stop within the grace time (a test left it busy) is killed, with
+    its children: a session never leaves a process behind to load the next one."""
+    try:
+        psutil.Process(pid).wait(STOP_GRACE_S)
+    except psutil.NoSuchProcess:
+        return
+    except psutil.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(os.getpgid(pid), signal.SIGKILL)  # its own session: checkers go with it
 
 
 @pytest.fixture
