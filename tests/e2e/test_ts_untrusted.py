@@ -7,6 +7,8 @@ repository's code. The workspace is checked with prewrite's own pinned TypeScrip
 the receipt says so. The workspace's TypeScript here is booby-trapped: its ``tsserver.js`` and
 ``tsc.js`` leave a marker and then run the real TypeScript 5.9.3, so a run would still answer
 correctly and only the marker tells. Trusted, the same layout runs its own (the marker appears).
+Every way in is driven: ``check`` (warm and cold), ``apply``, the hook, the editor proxy; and a
+tsserver plugin the workspace's tsconfig names is not loaded either.
 """
 
 from __future__ import annotations
@@ -181,6 +183,33 @@ def test_the_hook_judges_with_the_pinned_typescript(
     assert code == 2, err
     assert "TS2322" in err
     assert (root / GEOMETRY).read_text() == text
+    assert not marker.exists()
+
+
+def test_a_tsserver_plugin_the_workspace_names_is_not_loaded(
+    client: Client, outside_trust: Path
+) -> None:
+    """``compilerOptions.plugins`` names a package of the repository: tsserver would load it
+    from beside the workspace's TypeScript, or from the tsconfig's folder with
+    ``--allowLocalPluginLoads`` (checked by hand: it then runs); the pinned one looks beside
+    itself only."""
+    marker = outside_trust / "ran"
+    root = monorepo(outside_trust, marker)
+    config = json.loads((root / "tsconfig.json").read_text())
+    config["compilerOptions"]["plugins"] = [{"name": "evil-plugin"}]
+    (root / "tsconfig.json").write_text(json.dumps(config))
+    for modules in (root / "node_modules", outside_trust / "repo" / "node_modules"):
+        plugin = modules / "evil-plugin"
+        plugin.mkdir()
+        (plugin / "package.json").write_text('{"name": "evil-plugin", "main": "index.js"}')
+        (plugin / "index.js").write_text(
+            f"require('fs').appendFileSync({str(marker)!r}, 'plugin ');\n"
+            "module.exports = () => ({ create: (info) => info.languageService });\n"
+        )
+    text = (root / GEOMETRY).read_text()
+    red = [change_file(root, GEOMETRY, text.replace("): number {", "): string {"))]
+    reply = client.check(root, red, timeout_s=120)
+    assert {d.rule for d in reply.diagnostics} == {"TS2322"}
     assert not marker.exists()
 
 
