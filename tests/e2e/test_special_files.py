@@ -88,11 +88,11 @@ CASES: dict[str, tuple[str, str, frozenset[str]]] = {
 }
 
 
-def _daemon_command() -> str:
+def bounded_daemon_command() -> str:
     return f"prlimit --as={DAEMON_AS} -- {sys.executable} -I -m prewrite_daemon"
 
 
-def _stop(paths: RuntimePaths) -> None:
+def stop_daemon(paths: RuntimePaths) -> None:
     """Stop the daemon; one that does not answer is killed (it is this module's own)."""
     status = read_status(paths)
     if status is None:
@@ -111,12 +111,12 @@ def bounded_daemon() -> Iterator[RuntimePaths]:
     with tempfile.TemporaryDirectory(prefix="pw-", dir="/tmp") as d:
         paths = RuntimePaths(Path(d) / "run")
         with pytest.MonkeyPatch.context() as mp:
-            mp.setenv("PREWRITE_DAEMON_CMD", _daemon_command())
+            mp.setenv("PREWRITE_DAEMON_CMD", bounded_daemon_command())
             Client(paths=paths).close()
         try:
             yield paths
         finally:
-            _stop(paths)
+            stop_daemon(paths)
 
 
 def peak_rss(paths: RuntimePaths) -> int:
@@ -296,11 +296,11 @@ def test_a_special_pth_file_is_answered_in_time_and_bounded(
         paths = RuntimePaths(Path(d) / "run")
         try:
             with pytest.MonkeyPatch.context() as mp:
-                mp.setenv("PREWRITE_DAEMON_CMD", _daemon_command())
+                mp.setenv("PREWRITE_DAEMON_CMD", bounded_daemon_command())
                 Client(paths=paths).close()
             code, elapsed = outcome(paths, untrusted_venv_repo, change)
             assert code in ("answered", "unreadable_file"), code
             assert elapsed < CHECK_S + MARGIN_S
             assert peak_rss(paths) < PEAK_RSS
         finally:
-            _stop(paths)
+            stop_daemon(paths)

@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 REAP_S = 5.0
+STDERR_LOG_CAP = 4 * 1024 * 1024  # per child: its stderr logged beyond this is dropped
 
 
 def signal_group(pid: int, sig: signal.Signals) -> None:
@@ -155,9 +156,18 @@ class Child:
 
     async def _drain_stderr(self, stderr: asyncio.StreamReader) -> None:
         # Chunks, not readline: a line longer than the reader's limit must not stop the drain.
+        # Drained to the end (a full pipe would stall the child), logged up to STDERR_LOG_CAP:
+        # a child printing gigabytes must not fill the disk through the daemon's log.
+        logged = 0
         while chunk := await stderr.read(65536):
+            if logged >= STDERR_LOG_CAP:
+                continue
+            logged += len(chunk)
             for line in chunk.decode(errors="replace").splitlines():
                 log.info("[%s stderr] %s", self.name, line)
+            if logged >= STDERR_LOG_CAP:
+                log.warning("[%s stderr] more than %d bytes: the rest is not logged",
+                            self.name, STDERR_LOG_CAP)  # fmt: skip
 
     async def _watch_exit(self, proc: asyncio.subprocess.Process) -> None:
         code = await proc.wait()

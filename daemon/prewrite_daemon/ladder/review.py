@@ -16,8 +16,10 @@ Three rules keep such a gate useful rather than noisy (seed 000, "adversarial se
   style, taste, "I would do it differently" and "cannot assess" never refute; doubt approves.
   A reviewer with vague licence to object converges on objecting to everything.
 - **It fails open, honestly.** A reviewer that cannot be run, exits non-zero, crashes or hangs
-  (killed at its timeout, the whole process group) does not block the patch: the rung is
-  ``skipped`` with ``reviewer failed open: <reason>``, a ``not_verified`` line and a log line.
+  (killed at its timeout, the whole process group), or floods its output (more than
+  ``STREAM_CAP`` bytes: the rest is read and dropped, never held) does not block the patch: the
+  rung is ``skipped`` with ``reviewer failed open: <reason>``, a ``not_verified`` line and a log
+  line. It runs under ``REVIEWER_LIMITS`` (address space, file size).
   A truncated or unparseable answer is retried once with double the budget first, because a
   claim-heavy verdict is the one most likely to be cut off, and a gate that silently opened on
   exactly those patches would disable itself where it matters most.
@@ -58,7 +60,7 @@ import msgspec
 
 from prewrite.errors import BackendFailed, CheckTimeout
 from prewrite.protocol import Diagnostic
-from prewrite_daemon.process import run_captured
+from prewrite_daemon.process import STREAM_CAP, ChildLimits, capture
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -89,6 +91,10 @@ GROUNDS: dict[str, str] = {
     "rely on, beyond what the intent asks for",
 }
 EVIDENCE_MAX = 4000
+# A reviewer is a script asking a model: a few hundred MB at most. 4 GiB of address space
+# leaves room for a runtime's reservations (node, threads' arenas) and stops a runaway before
+# it takes the machine; it writes no large file, so one stops at 256 MiB (SIGXFSZ).
+REVIEWER_LIMITS = ChildLimits(address_space=4 << 30, file_size=256 << 20)
 ATTEMPTS = 2
 FAILED_OPEN = "reviewer failed open"
 
@@ -195,19 +201,24 @@ async def review_patch(
         timeout = min(budget, deadline.left())
         stdin = review_input(patch, intent, attempt, timeout)
         try:
-            code, out, err = await run_captured(
-                list(reviewer.command), root, stdin, timeout, "the reviewer"
-            )
+            done = await capture(
+                list(reviewer.command), root, stdin, timeout, "the reviewer",
+                limits=REVIEWER_LIMITS,
+            )  # fmt: skip
         except CheckTimeout:
             return _failed_open(root, f"no answer within {timeout:.1f}s (killed)", attempt, notes)
         except BackendFailed as exc:
             return _failed_open(root, exc.message, attempt, notes)
+        code = done.code
+        if done.dropped_out:
+            why = f"its output passed {STREAM_CAP} bytes (truncated, {done.dropped_out} dropped)"
+            return _failed_open(root, why, attempt, notes)
         if code != 0:
             how = f"killed by signal {-code}" if code < 0 else f"exited with code {code}"
-            tail = err.strip().splitlines()[-1:] or ["no stderr"]
+            tail = done.err.strip().splitlines()[-1:] or ["no stderr"]
             return _failed_open(root, f"{how} ({tail[0][:200]})", attempt, notes)
         try:
-            verdict = decode_verdict(out)
+            verdict = decode_verdict(done.out)
         except ValueError as exc:
             why = str(exc)
             notes.append(f"review: attempt {attempt} answered unparseably ({why})")
