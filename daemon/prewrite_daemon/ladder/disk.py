@@ -4,6 +4,9 @@ slower rungs the workspace marks "once at the end" (run by ``prewrite finish`` o
 Each runs bounded: its own process group, a timeout, an output cap, and the whole group killed
 when it ends, whatever happened. The tests are the test modules that import, transitively, what
 the patch changed (from the daemon's import graph), run by the workspace's own interpreter.
+They run in the workspace (as CI runs them) and only in a trusted one; their output is kept to a
+64 KiB tail, and no rlimits are set: an address-space limit fails test suites CI passes (numpy,
+JVMs and node reserve far more than they use), and these are what CI itself would run.
 """
 
 from __future__ import annotations
