@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +17,7 @@ from prewrite.errors import BackendFailed
 from prewrite_daemon.backends.base import RawDiagnostic
 from prewrite_daemon.backends.lsp_process import LspProcess
 from prewrite_daemon.backends.lsp_types import ServerQuirks
+from prewrite_daemon.backends.node import node_executable
 from prewrite_daemon.process import run_captured
 
 _START = {"line": 0, "character": 0}
@@ -58,13 +58,6 @@ def checker_version() -> str:
     except (OSError, ValueError):
         return "pyright unknown"
     return f"pyright {data.get('version', 'unknown')}"
-
-
-def node_executable() -> str:
-    node = os.environ.get("PREWRITE_NODE") or shutil.which("node")
-    if not node:
-        raise BackendFailed("node is not on PATH; pyright needs Node.js")
-    return node
 
 
 def langserver_argv() -> list[str]:

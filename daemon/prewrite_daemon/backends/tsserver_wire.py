@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import posixpath
 import re
-import shutil
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from prewrite.errors import BackendFailed
 from prewrite_daemon.backends.base import RawDiagnostic
+from prewrite_daemon.backends.node import node_executable
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -55,10 +54,8 @@ FLAGS = [
 
 
 def tsserver_argv(typescript_dir: Path) -> list[str]:
-    """The command line of ``typescript_dir``'s tsserver; node from $PREWRITE_NODE or PATH."""
-    node = os.environ.get("PREWRITE_NODE") or shutil.which("node")
-    if not node:
-        raise BackendFailed("cannot run tsserver: no node on PATH and PREWRITE_NODE is not set")
+    """The command line of ``typescript_dir``'s tsserver; node as ``backends.node`` finds it."""
+    node = node_executable()
     script = typescript_dir / "lib" / "tsserver.js"
     if not script.is_file():
         raise BackendFailed(f"no tsserver at {script}")

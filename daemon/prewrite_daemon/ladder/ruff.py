@@ -36,7 +36,6 @@ import asyncio
 import hashlib
 import json
 import os
-import shutil
 import sys
 import tomllib
 from pathlib import Path, PurePosixPath
@@ -45,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 from prewrite.errors import BackendFailed
 from prewrite.files import read_text
 from prewrite.protocol import Diagnostic
+from prewrite_daemon.backends.node import find_program
 from prewrite_daemon.ladder.ruff_configs import (
     RUFF_CONFIG_FILES,
     guard_configs,
@@ -73,7 +73,7 @@ def ruff_executable(python: str | None) -> str:
     for candidate in ([Path(python).parent / "ruff"] if python else []) + [mine]:
         if candidate.is_file() and os.access(candidate, os.X_OK):
             return str(candidate)
-    found = shutil.which("ruff")
+    found = find_program("ruff")  # never a repository's (node_modules/.bin, a venv's bin)
     if found is None:
         raise BackendFailed("ruff is not installed (pip install 'prewrite[daemon]')")
     return found

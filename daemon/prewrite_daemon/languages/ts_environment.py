@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from prewrite.files import SOURCE_LIMIT, read_or_none, regular_stat
 from prewrite_daemon import jsonc
-from prewrite_daemon.backends.pyright import node_executable
+from prewrite_daemon.backends.node import node_executable
 from prewrite_daemon.checker_config import disk_reader
 from prewrite_daemon.environment import Fingerprint, digest_files, digest_trees
 from prewrite_daemon.languages.ts_pinned import TsChoice, choose_typescript
