@@ -60,6 +60,14 @@ class FrameTooLarge(PrewriteError):
     code = "frame_too_large"
 
 
+class InputTooLarge(PrewriteError):
+    """A request is over one of the input limits (``prewrite.admission``: text bytes per patch
+    and per file, files per patch, sites of one ``find``); the message names the limit and the
+    size. Checked before the work it would cost."""
+
+    code = "input_too_large"
+
+
 class InvalidWorkspace(PrewriteError):
     """The workspace root does not exist or is not a directory."""
 
@@ -186,6 +194,7 @@ ERROR_CLASSES: dict[str, type[PrewriteError]] = {
         BadRequest,
         VersionMismatch,
         FrameTooLarge,
+        InputTooLarge,
         InvalidWorkspace,
         PathOutsideWorkspace,
         ForbiddenPath,

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
+from prewrite.admission import check_path_chars
 from prewrite.client import REPLY_MARGIN_S, Client
 from prewrite.errors import (
     CheckTimeout,
@@ -183,6 +184,10 @@ def _answer(stdin: bytes, run: _Run) -> Answer:
         tool: ToolInput = msgspec.json.decode(payload.tool_input, type=kind)
     except msgspec.DecodeError as exc:
         return refuse(f"prewrite hook: unexpected {payload.tool_name} input: {exc}")
+    try:  # before the path is resolved: a newline in it could forge lines in any answer
+        check_path_chars(tool.file_path)
+    except PrewriteError as exc:
+        return refuse(f"prewrite hook refused this {payload.tool_name} [{exc.code}]: {exc}")
     target = find_target(tool.file_path, payload.cwd, registered_roots(run.roots))
     if target is None:
         return refuse(no_workspace_reason(tool.file_path))
@@ -293,6 +298,8 @@ _HINTS = {
     "stale_base": "the file changed on disk while it was checked; re-read it and retry.",
     "forbidden_path": "prewrite's policy forbids editing this path; leave it to the user.",
     "protected_snippet": "the edit removes text the workspace protects; keep it in the file.",
+    "input_too_large": "the edit is over prewrite's input limits (named below); make smaller "
+    "edits, or tell the user.",
     "unreadable_file": "a file prewrite must read to judge this edit is not a regular file "
     "(a FIFO, a device, a directory) or is too large, so it was refused unread; tell the user.",
 }

@@ -14,6 +14,10 @@ unread, never waited on.
 - ``MultiEdit`` is its edits in order, anchored the same way; when one of them is
   ``replace_all`` (or the file is new) all are applied here with the tool's own exact-string
   semantics, and a non-unique or missing ``old_string`` is refused here, naming its sites.
+
+The input limits (``prewrite.admission``) hold here as in the daemon, checked before the work:
+the path's characters and the text the tool sends before the file is read; a ``replace_all``'s
+result by its computed size before it is built; sites named up to ``MAX_FIND_SITES``.
 """
 
 from __future__ import annotations
@@ -22,6 +26,13 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
+from prewrite.admission import (
+    MAX_FIND_SITES,
+    check_path_chars,
+    check_sent,
+    check_written,
+    text_bytes,
+)
 from prewrite.changes import sha256_hex
 from prewrite.errors import BadRequest, ErrorDetail, FindAmbiguous, FindMismatch
 from prewrite.files import SOURCE_LIMIT, read_regular
@@ -64,6 +75,8 @@ INPUT_TYPES: dict[str, type[ToolInput]] = {
 
 def build_change(target: Target, tool: ToolInput) -> FileChange:
     """The prewrite change that stands for ``tool`` run on the file as it is on disk now."""
+    check_path_chars(target.path)
+    check_sent(target.path, sum(text_bytes(text) for text in _texts(tool)))
     disk = read_regular(target.root / target.path, SOURCE_LIMIT, name=target.path)
     base = None if disk is None else sha256_hex(disk)
     match tool:
@@ -80,6 +93,17 @@ def build_change(target: Target, tool: ToolInput) -> FileChange:
         # replace_all of text that is not there: anchored, so find_mismatch names the closest lines
         return FileChange(target.path, base, edits=[Edit(items[0].old_string, items[0].new_string)])
     return FileChange(target.path, base, content=apply_edits(target.path, disk, items))
+
+
+def _texts(tool: ToolInput) -> list[str]:
+    """The text ``tool`` sends: its content, or its old and new strings."""
+    match tool:
+        case WriteInput(content=content):
+            return [content]
+        case EditInput():
+            return [tool.old_string, tool.new_string]
+        case MultiEditInput(edits=items):
+            return [text for item in items for text in (item.old_string, item.new_string)]
 
 
 def apply_edits(path: str, disk: bytes | None, items: list[MultiEditItem]) -> str:
@@ -108,8 +132,16 @@ def apply_edits(path: str, disk: bytes | None, items: list[MultiEditItem]) -> st
                 "or set replace_all",
                 [ErrorDetail(f"{count} sites", path), *_sites(text, find)],
             )
+        if item.replace_all:  # its size known before it is built: 2 million sites could blow up
+            _check_size(path, text_bytes(text) + count * (text_bytes(replace) - text_bytes(find)))
         text = text.replace(find, replace) if item.replace_all else text.replace(find, replace, 1)
     return text
+
+
+def _check_size(path: str, size: int) -> None:
+    """The file as the edits would make it is sent whole: it must be within the limits."""
+    check_sent(path, size)
+    check_written(path, size)
 
 
 def _text(data: bytes) -> str:
@@ -133,11 +165,15 @@ def _crlf(text: str) -> str:
 
 
 def _sites(text: str, find: str) -> list[ErrorDetail]:
+    """The first ``MAX_FIND_SITES`` sites of ``find``: line and first line (lines counted once)."""
     details: list[ErrorDetail] = []
+    line, counted = 1, 0
     at = text.find(find)
-    while at >= 0:
-        line = text.count("\n", 0, at) + 1
-        first = text[at:].splitlines()[0] if text[at:] else ""
+    while at >= 0 and len(details) < MAX_FIND_SITES:
+        line += text.count("\n", counted, at)
+        counted = at
+        piece = text[at : at + 1000]
+        first = piece.splitlines()[0] if piece else ""
         details.append(ErrorDetail(f"line {line}: {first[:200]}"))
         at = text.find(find, at + max(1, len(find)))
     return details

@@ -2,7 +2,9 @@
 
 Every path must stay inside the root (no ``..``, no absolute path, no symlink escape) and outside
 ``.git/``; every ``base_sha256`` must match the bytes on disk now (``None`` means "must not exist").
-All problems of one kind are collected so an agent can fix them in one go.
+All problems of one kind are collected so an agent can fix them in one go. The input limits
+(``prewrite.admission``) are checked first, before a file is read; a Python file's size once its
+anchored edits are applied, right after them.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
+from prewrite.admission import admit, check_path_chars, check_written, text_bytes
 from prewrite.errors import (
     BadRequest,
     ErrorDetail,
@@ -21,11 +24,11 @@ from prewrite.errors import (
     PathOutsideWorkspace,
     StaleBase,
 )
+from prewrite.files import SOURCE_LIMIT, read_regular
+from prewrite_daemon.ladder.anchor import apply_edits
 
 if TYPE_CHECKING:
     from prewrite.protocol import FileChange
-from prewrite.files import SOURCE_LIMIT, read_regular
-from prewrite_daemon.ladder.anchor import apply_edits
 
 _FORBIDDEN_DIRS = frozenset({".git"})
 NAME_MAX = 255  # bytes in one path component (Linux, macOS)
@@ -64,9 +67,10 @@ def normalize_path(root: Path, raw: str) -> str:
     """The canonical root-relative POSIX form of ``raw``, or a typed error if it may not be
     touched. A path through an in-root symlink (``src -> real_src``: ``src/a.py``) names the
     real file (``real_src/a.py``), so the shadow, the checker and the writer all see one file.
-    Errors name the path as given.
+    Errors name the path as given (a control character escaped).
     """
-    if not raw or "\x00" in raw or raw.endswith("/"):
+    check_path_chars(raw)  # a newline could forge lines wherever the path is shown
+    if not raw or raw.endswith("/"):
         raise BadRequest(f"invalid path {raw!r}", [ErrorDetail("not a file path", raw)])
     pure = PurePosixPath(raw)
     if pure.is_absolute() or raw.startswith("\\") or ".." in pure.parts:
@@ -125,6 +129,7 @@ def prepare_patch(root: Path, changes: list[FileChange]) -> PreparedPatch:
     """
     if not changes:
         raise BadRequest("the patch has no changes")
+    admit(changes)
     seen: set[str] = set()
     stale: list[ErrorDetail] = []
     edits: list[FileEdit] = []
@@ -203,4 +208,6 @@ def _anchored(edit: FileEdit, change: FileChange) -> FileEdit:
     pairs = [(e.find, e.replace) for e in change.edits]
     if not pairs:
         raise BadRequest(f"{edit.path}: 'edits' is empty", [ErrorDetail("no edits", edit.path)])
-    return FileEdit(edit.path, edit.old_text, apply_edits(edit.path, edit.old_text, pairs))
+    new_text = apply_edits(edit.path, edit.old_text, pairs)
+    check_written(edit.path, text_bytes(new_text))
+    return FileEdit(edit.path, edit.old_text, new_text)

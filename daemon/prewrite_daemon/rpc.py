@@ -5,7 +5,8 @@ Invariant: every decoded request gets exactly one reply. A malformed frame body 
 resynchronised, so it gets ``frame_too_large`` and the connection is closed. A reply that would
 exceed the frame limit (or cannot be encoded) is replaced by a typed error reply, never dropped.
 A client that hangs up mid-request cancels its request (the check reverts its overlays on the
-way out).
+way out). A patch over the input limits, or naming a path with a control character, is refused
+as it is decoded, before any work is spent on it (``prewrite.admission``).
 
 Requests are handled one at a time per connection, but a client may pipeline: frames sent before
 a reply are read after it, in order, every byte of them (see ``_run_watching_hangup``).
@@ -22,6 +23,7 @@ from collections.abc import Awaitable, Callable
 
 import msgspec
 
+from prewrite.admission import admit
 from prewrite.errors import (
     BadRequest,
     ErrorDetail,
@@ -33,6 +35,8 @@ from prewrite.errors import (
 from prewrite.framing import HEADER, MAX_FRAME_BYTES, body_length, encode_frame
 from prewrite.protocol import (
     PROTOCOL_VERSION,
+    ApplyRequest,
+    CheckRequest,
     EditorAttached,
     ErrorReply,
     Hello,
@@ -128,6 +132,11 @@ class Connection:
             self.greeted = True
         elif not self.greeted:
             return error_reply(BadRequest("the first message must be hello"))
+        if isinstance(request, CheckRequest | ApplyRequest):
+            try:
+                admit(request.changes)
+            except PrewriteError as exc:
+                return error_reply(exc)
         return await self._run_watching_hangup(request)
 
     async def _read_header(self) -> bytes:

@@ -183,14 +183,19 @@ async def test_bad_input_is_a_tool_error_with_its_code(
     assert not (repo.parent / "escape.py").exists()
 
 
-async def test_a_rewrite_without_base_names_the_disk_hash_to_send(
+async def test_a_rewrite_without_base_is_refused_without_the_disk_hash(
     daemon_paths: RuntimePaths, repo: Path
 ) -> None:
+    """Issue 20, item 15: the refusal named the file's hash, so a model could overwrite a file
+    it never read by copying it back. Only the hash of the bytes read gets the rewrite through."""
     content = "def helper(x: int) -> int:\n    return x * 3\n"
     disk = hashlib.sha256((repo / "pkg/util.py").read_bytes()).hexdigest()
     async with mcp_session(daemon_paths, repo) as client:
         refused = await call(client, "check", changes=[{"path": "pkg/util.py", "content": content}])
-        assert disk in structured(refused)["error"]["message"]
+        error = structured(refused)["error"]
+        assert error["code"] == "bad_request"
+        assert disk not in text_of(refused)
+        assert all(disk not in str(value) for value in error.values())
         change = {"path": "pkg/util.py", "base_sha256": disk, "content": content}
         result = await call(client, "check", changes=[change])
     assert structured(result)["ok"] is True, text_of(result)

@@ -82,10 +82,14 @@ ERROR_HINTS: dict[str, str] = {
     "too large, so it was refused unread. Do not retry; tell the user which file (details name "
     "it).",
     "bad_request": "The patch is malformed (e.g. a change with none or several of content/"
-    "edits/delete, a path given twice, an empty find, a rewrite without base_sha256). Fix the "
+    "edits/delete, a path given twice, an empty find, a rewrite without base_sha256, a path "
+    "with a control character such as a newline). Fix the "
     "patch as the message says and send it again.",
     "version_mismatch": "The prewrite client and daemon are different versions. Ask the user to "
     "restart the daemon (`prewrite daemon stop`); retrying will not help.",
+    "input_too_large": "The patch is over one of prewrite's input limits (the message names it "
+    "and the size: text per patch or per file, files per patch, the size of a Python file). "
+    "Split it into smaller patches or smaller edits; a file that large is the user's call.",
     "frame_too_large": "The patch or its answer is too large for one message. Split the patch, "
     "or pass return_contents=false.",
     "invalid_workspace": "The root is not an existing directory. Pass the absolute path of the "
@@ -106,7 +110,8 @@ ERROR_HINTS: dict[str, str] = {
     "file and the text. Keep that text in the file; only the user can change the rule.",
     "stale_base": "The file on disk is not the one your base_sha256 names (it changed since you "
     "read it, or it exists although base_sha256 is null, or it is gone). Re-read the file, "
-    "redo the change against its current text, and send the hash the details name.",
+    "redo the change against its current text, and send the SHA-256 of the bytes you read "
+    "(prewrite never tells you a file's hash you did not send: read the file).",
     "stale_environment": "The workspace's configuration or installed packages kept changing "
     "during the check. Retry in a few seconds.",
     "write_failed": "apply could not write the files (disk full, permissions); nothing was "

@@ -13,12 +13,15 @@ SHA-256, and JSON has no way to say "omitted" other than leaving the key out):
   each edit to the real text: an edit written for other text fails with ``find_mismatch``
   instead of landing somewhere wrong;
 - omitted with ``content`` on a path with no file: null (a new file);
-- omitted with ``content`` or ``delete`` on an existing file: refused (``bad_request``, naming
-  the disk hash). A whole-file rewrite anchors to nothing, so only the hash proves the model
-  rewrote the file it read; the refusal makes copying the current hash a deliberate step.
+- omitted with ``content`` or ``delete`` on an existing file: refused (``bad_request``). A
+  whole-file rewrite anchors to nothing, so only the hash of the bytes the model read proves it
+  rewrote the file it read. The refusal never names the file's hash now (issue 20, item 15):
+  copied back, it would let a model overwrite a file it never read.
 
-Files are only read to hash them when the path resolves inside the root; anything else is sent
-unresolved and the daemon refuses it with its own code (``path_outside_workspace``, ...).
+The input limits and the paths' characters (``prewrite.admission``) are checked first, before
+any file is read. Files are only read to hash them when the path resolves inside the root;
+anything else is sent unresolved and the daemon refuses it with its own code
+(``path_outside_workspace``, ...).
 """
 
 from __future__ import annotations
@@ -27,8 +30,10 @@ import os
 from pathlib import Path
 from typing import Literal
 
+import msgspec
 from pydantic import BaseModel, ConfigDict, Field
 
+from prewrite.admission import admit
 from prewrite.errors import BadRequest, ErrorDetail, InvalidWorkspace
 from prewrite.files import sha256_regular
 from prewrite.protocol import Edit, FileChange
@@ -78,18 +83,22 @@ def resolve_root(given: str | None, default: Path | None) -> Path:
 
 
 def to_file_changes(root: Path, changes: list[ChangeInput]) -> list[FileChange]:
-    """The wire changes, with omitted bases settled as the module docstring says."""
-    return [_to_file_change(root, change) for change in changes]
+    """The wire changes, within the input limits, with omitted bases settled as the module
+    docstring says."""
+    given = [_to_file_change(change) for change in changes]
+    admit(given)  # before a file is read to settle a base
+    return [
+        change if "base_sha256" in sent.model_fields_set
+        else msgspec.structs.replace(change, base_sha256=_omitted_base(root, sent))
+        for change, sent in zip(given, changes, strict=True)
+    ]  # fmt: skip
 
 
-def _to_file_change(root: Path, change: ChangeInput) -> FileChange:
+def _to_file_change(change: ChangeInput) -> FileChange:
     edits = None if change.edits is None else [Edit(e.find, e.replace) for e in change.edits]
-    base = change.base_sha256
-    if "base_sha256" not in change.model_fields_set:
-        base = _omitted_base(root, change)
     return FileChange(
-        path=change.path, base_sha256=base, content=change.content, delete=change.delete,
-        edits=edits,
+        path=change.path, base_sha256=change.base_sha256, content=change.content,
+        delete=change.delete, edits=edits,
     )  # fmt: skip
 
 
@@ -98,15 +107,14 @@ def _omitted_base(root: Path, change: ChangeInput) -> str | None:
     target = _inside(root, change.path)
     if kinds != 1 or target is None or not target.is_file():
         return None  # the daemon answers these with their own codes (bad_request, stale_base)
-    disk = sha256_regular(target, name=change.path)  # bounded: a FIFO or device is refused
     if change.edits is not None:
-        return disk
+        return sha256_regular(target, name=change.path)  # bounded: a FIFO, a device refused
     what = "delete" if change.delete else "replace the whole content of"
     raise BadRequest(
-        f"base_sha256 is required to {what} an existing file: {change.path} is on disk with "
-        f"sha256 {disk}. If your change is based on the file as it is now, send that hash; "
-        "or change it with `edits` (find/replace), which need no hash",
-        [ErrorDetail(f"exists on disk, sha256 {disk}", change.path)],
+        f"base_sha256 is required to {what} an existing file: {change.path} exists on disk. "
+        "Read the file and send the SHA-256 of the bytes you read; or change it with `edits` "
+        "(find/replace), which need no hash",
+        [ErrorDetail("exists on disk; base_sha256 omitted", change.path)],
     )
 
 

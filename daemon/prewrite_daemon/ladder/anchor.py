@@ -8,16 +8,27 @@ with the closest-scoring lines of the real file; several sites are ``find_ambigu
 snippet of each. Edits to one file apply in order against the evolving text. In a CRLF file
 ``find`` and ``replace`` are read with CRLF line ends: an LF find never anchors between a CR
 and its LF.
+
+Bounded for any input (issue 20, item 8): sites are counted up to ``MAX_FIND_SITES`` and no
+further (a find on two million sites is ``find_ambiguous`` at once, never two million spans);
+the whitespace-normalized search is a plain search in the text with its runs collapsed, mapped
+back in one pass for the sites found (no per-character map of the file); the closest lines of a
+mismatch are scored on at most ``MAX_SCORED`` windows of at most ``MAX_COMPARED`` characters.
 """
 
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass
 
+from prewrite.admission import MAX_FIND_SITES
 from prewrite.errors import BadRequest, ErrorDetail, FindAmbiguous, FindMismatch
 
 MAX_CLOSEST = 3
+MAX_SCORED = 10_000  # windows of the file scored for a mismatch's closest lines
+MAX_COMPARED = 2_000  # characters of the find and of a window compared
+_SPACE_RUN = re.compile(r"\s+")  # what ``str.isspace`` calls whitespace, as ``normalize``
 _INDENT = " \t\f\v"  # whitespace that does not end a line
 
 
@@ -31,6 +42,8 @@ class Normalized:
 
 
 def normalize(original: str) -> Normalized:
+    """Whitespace runs of ``original`` collapsed, with the map back (the model ``locate``'s
+    normalized search follows; it never builds one for the file)."""
     chars: list[str] = []
     start: list[int] = []
     end: list[int] = []
@@ -53,29 +66,54 @@ def normalize(original: str) -> Normalized:
 
 
 def _occurrences(haystack: str, needle: str) -> list[int]:
+    """Where ``needle`` starts (overlapping), up to ``MAX_FIND_SITES`` + 1 places."""
     found: list[int] = []
     at = haystack.find(needle)
-    while at != -1:
+    while at != -1 and len(found) <= MAX_FIND_SITES:
         found.append(at)
         at = haystack.find(needle, at + 1)
     return found
 
 
+def _fuzzy(text: str, find: str) -> list[tuple[int, int]]:
+    """The spans of ``text`` whose whitespace-normalized form is the find's (overlapping, at
+    most ``MAX_FIND_SITES`` + 1), each from its first non-space character to its last's end."""
+    needle = " ".join(find.split())
+    if not needle:
+        return []
+    starts = _occurrences(_SPACE_RUN.sub(" ", text), needle)
+    points = sorted({q for at in starts for q in (at, at + len(needle) - 1)})
+    where = dict(zip(points, _to_original(text, points), strict=True))
+    return [(where[at], where[at + len(needle) - 1] + 1) for at in starts]
+
+
+def _to_original(text: str, points: list[int]) -> list[int]:
+    """The offsets in ``text`` of the normalized text's non-space characters at ``points``
+    (ascending): one pass over the whitespace runs before the last point, nothing kept."""
+    offsets: list[int] = []
+    shift = 0  # what the runs seen so far lost in the normalized text
+    runs = _SPACE_RUN.finditer(text)
+    run = next(runs, None)
+    for point in points:
+        while run is not None and run.start() - shift < point:
+            shift += run.end() - run.start() - 1
+            run = next(runs, None)
+        offsets.append(point + shift)
+    return offsets
+
+
 def locate(text: str, find: str) -> list[tuple[int, int]]:
-    """Spans of ``text`` that ``find`` anchors to: exact ones, else whitespace-normalized ones."""
+    """Spans of ``text`` that ``find`` anchors to: exact ones, else whitespace-normalized ones
+    (at most ``MAX_FIND_SITES`` + 1: more are not counted)."""
     exact = _occurrences(text, find)
     if exact:
         return [(at, at + len(find)) for at in exact]
-    norm = normalize(text)
-    needle = normalize(find).text.strip(" ")
-    if not needle:
-        return []
     lead = find[: len(find) - len(find.lstrip())]
     trail = find[len(find.rstrip()) :]
     spans: list[tuple[int, int]] = []
-    for at in _occurrences(norm.text, needle):
-        begin = _extend_back(text, norm.start[at], lead)
-        end = _extend_forward(text, norm.end[at + len(needle) - 1], trail)
+    for first, last in _fuzzy(text, find):
+        begin = _extend_back(text, first, lead)
+        end = _extend_forward(text, last, trail)
         if begin is not None and end is not None:
             spans.append((begin, end))
     return spans
@@ -124,20 +162,20 @@ def _extend_back(text: str, begin: int, lead: str) -> int | None:
     return start + newline + 1 if newline != -1 else start  # from the start of the line
 
 
-def _line_of(text: str, offset: int) -> int:
-    return text.count("\n", 0, offset) + 1
-
-
 def closest_lines(text: str, find: str) -> list[ErrorDetail]:
-    """The windows of the real file that look most like ``find``, best first."""
+    """The windows of the real file that look most like ``find``, best first (bounded: see the
+    module doc; in a larger file, the windows that hold the find's longest word come first)."""
     lines = text.splitlines()
     want = find.strip("\n").splitlines() or [find]
     size = max(1, len(want))
-    target = "\n".join(w.strip() for w in want)
+    target = "\n".join(w.strip() for w in want)[:MAX_COMPARED]
+    matcher = difflib.SequenceMatcher(None, autojunk=False)
+    matcher.set_seq2(target)  # the target is indexed once, each window compared to it
     scored: list[tuple[float, int]] = []
-    for i in range(max(1, len(lines) - size + 1)):
-        window = "\n".join(line.strip() for line in lines[i : i + size])
-        scored.append((difflib.SequenceMatcher(None, target, window).ratio(), i))
+    for i in _windows(lines, find, size):
+        window = "\n".join(line.strip() for line in lines[i : i + size])[:MAX_COMPARED]
+        matcher.set_seq1(window)
+        scored.append((matcher.ratio(), i))
     scored.sort(key=lambda item: (-item[0], item[1]))
     return [
         ErrorDetail(f"line {i + 1} ({score:.0%} alike): " + " ⏎ ".join(lines[i : i + size])[:200])
@@ -145,10 +183,28 @@ def closest_lines(text: str, find: str) -> list[ErrorDetail]:
     ]
 
 
-def _snippet(text: str, span: tuple[int, int]) -> ErrorDetail:
-    line = _line_of(text, span[0])
-    first = text[span[0] : span[1]].splitlines()[0] if text[span[0] : span[1]] else ""
-    return ErrorDetail(f"line {line}: {first[:200]}")
+def _windows(lines: list[str], find: str, size: int) -> list[int]:
+    """The first lines of the windows to score: all of them in a file of at most ``MAX_SCORED``;
+    else those holding the find's longest word, then the file's first, ``MAX_SCORED`` in all."""
+    count = max(1, len(lines) - size + 1)
+    if count <= MAX_SCORED:
+        return list(range(count))
+    word = max(find.split() or [find], key=len)
+    chosen = [i for i in range(count) if word in lines[i]][:MAX_SCORED]
+    return chosen or list(range(MAX_SCORED))
+
+
+def _snippets(text: str, spans: list[tuple[int, int]]) -> list[ErrorDetail]:
+    """The line and first line of each span (in order); lines counted once, not per span."""
+    details: list[ErrorDetail] = []
+    line, counted = 1, 0
+    for begin, end in spans:
+        line += text.count("\n", counted, begin)
+        counted = begin
+        piece = text[begin : min(end, begin + 1000)]
+        first = piece.splitlines()[0] if piece else ""
+        details.append(ErrorDetail(f"line {line}: {first[:200]}"))
+    return details
 
 
 def _to_crlf(text: str) -> str:
@@ -175,9 +231,11 @@ def apply_edits(path: str, text: str, edits: list[tuple[str, str]]) -> str:
                 ],
             )
         if len(spans) > 1:
+            many = len(spans) > MAX_FIND_SITES  # counted no further
+            count = f"more than {MAX_FIND_SITES}" if many else str(len(spans))
             raise FindAmbiguous(
-                f"{path}: edit {index}: 'find' matches {len(spans)} places; make it longer",
-                [ErrorDetail(f"{len(spans)} sites", path), *(_snippet(text, s) for s in spans)],
+                f"{path}: edit {index}: 'find' matches {count} places; make it longer",
+                [ErrorDetail(f"{count} sites", path), *_snippets(text, spans[:MAX_FIND_SITES])],
             )
         begin, end = spans[0]
         text = text[:begin] + replace + text[end:]
