@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
     from prewrite_daemon.entry import Entry
     from prewrite_daemon.ladder.runner import Ladder
+    from prewrite_daemon.patch import PreparedPatch
 
 
 def _report(result: DiskResult) -> RungReport:
@@ -56,10 +57,8 @@ async def apply_patch(
     reply = await entry.run_ladder(ladder, check)
     if not reply.ok or ladder.final is None:
         return ApplyReply(False, reply, [], [])
-    patch = ladder.final
-    changes = {e.path: None if e.new_text is None else e.new_text.encode() for e in patch.edits}
-    bases = {e.path: None if e.old_text is None else e.old_text.encode() for e in patch.edits}
-    planned = [CandidateFile(p, None if b is None else _sha(b)) for p, b in changes.items()]
+    # Encoding and hashing up to 128 MiB a file: off the loop, as the ladder reads it.
+    changes, bases, planned = await asyncio.to_thread(_encoded, ladder.final)
     limits = entry.limits
     limits.check_fits(ApplyReply(True, reply, planned, [], True), limits.disk_bytes, "the reply")
     txn = Transaction(ladder.root, journal_dir, changes, bases)
@@ -86,6 +85,16 @@ async def apply_patch(
     finally:
         await asyncio.to_thread(txn.cleanup, plan)
     return ApplyReply(not failed, reply, written, disk, rolled_back)
+
+
+def _encoded(
+    patch: PreparedPatch,
+) -> tuple[dict[str, bytes | None], dict[str, bytes | None], list[CandidateFile]]:
+    """The bytes to write and the bases to check, by path; the files planned, with their hashes."""
+    changes = {e.path: None if e.new_text is None else e.new_text.encode() for e in patch.edits}
+    bases = {e.path: None if e.old_text is None else e.old_text.encode() for e in patch.edits}
+    planned = [CandidateFile(p, None if b is None else _sha(b)) for p, b in changes.items()]
+    return changes, bases, planned
 
 
 async def _disk_rungs(

@@ -23,6 +23,7 @@ they hide not computed.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 import time
@@ -115,7 +116,9 @@ class Ladder:
             given = self._check_paths(request.changes)
             self._report("policy", "pass", t)
             rung, t = "anchor", time.perf_counter()
-            patch = prepare_patch(self.root, request.changes)
+            # Reading, hashing and anchoring a base of up to 128 MiB: off the loop (hashlib and
+            # file reads let the loop run meanwhile), so a big file never stalls other clients.
+            patch = await asyncio.to_thread(prepare_patch, self.root, request.changes)
             for edit in patch.edits:  # pyproject tables: needs the anchored text
                 with named_as_given(given.get(edit.path, edit.path), edit.path):
                     check_content(PreparedPatch(patch.root, (edit,)), self.config)
@@ -146,7 +149,7 @@ class Ladder:
             self._not_run("parse")
             return await self._after_parse(patch, deadline)
         t = time.perf_counter()
-        errors, broken = parse_patch(patch)
+        errors, broken = await asyncio.to_thread(parse_patch, patch)  # as prepare_patch
         self.not_verified += [f"{p}: did not parse before the patch either" for p in broken]
         if errors:
             self._report("parse", "fail", t)
