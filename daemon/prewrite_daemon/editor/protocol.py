@@ -8,18 +8,27 @@ offered it: positions pass through to the checker unconverted.
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any
 
 import attrs
 from lsprotocol import types
-from pygls.exceptions import JsonRpcMethodNotFound
+from pygls.exceptions import JsonRpcMethodNotFound, JsonRpcServerNotInitialized
 from pygls.protocol import LanguageServerProtocol, lsp_method
+from pygls.protocol.json_rpc import RPCRequest
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Generator
 
+    from pygls.protocol.json_rpc import RPCMessage
+
     from prewrite_daemon.backends.base import RawDiagnostic
     from prewrite_daemon.editor.uris import PathMap
+
+log = logging.getLogger(__name__)
+# What an editor may send before ``initialize`` (LSP: "the server should respond with an error
+# of code -32002 to any request, and drop notifications, except the exit notification").
+_BEFORE_INITIALIZE = frozenset({types.INITIALIZE, types.EXIT})
 
 _SEVERITY = {
     "error": types.DiagnosticSeverity.Error,
@@ -52,6 +61,19 @@ class EditorProtocol(LanguageServerProtocol):
     on_exit: Callable[[], None] | None = None
     checker_capabilities: types.ServerCapabilities | None = None  # set by the session
     relay: Callable[[str], Any] | None = None  # a handler relaying any request to the checker
+    initialize_seen = False  # ``initialize`` received: requests are served from now on
+
+    def handle_message(self, message: RPCMessage) -> None:
+        """Before ``initialize``: a request is ``ServerNotInitialized`` (-32002), a notification
+        dropped; ``initialize`` and ``exit``, and every message after, as pygls handles them."""
+        method = getattr(message, "method", None)
+        if self.initialize_seen or method is None or method in _BEFORE_INITIALIZE:
+            super().handle_message(message)
+        elif isinstance(message, RPCRequest):
+            error = JsonRpcServerNotInitialized(f"{method} before initialize")
+            self._send_response(message.id, None, error.to_response_error())
+        else:
+            log.info("dropped the notification %s sent before initialize", method)
 
     def _get_handler(self, feature_name: str) -> Any:
         """Our handler; else, for a ``textDocument/`` request we do not serve ourselves, the
@@ -67,6 +89,7 @@ class EditorProtocol(LanguageServerProtocol):
 
     @lsp_method(types.INITIALIZE)
     def lsp_initialize(self, params: types.InitializeParams) -> Generator[Any, Any, Any]:
+        self.initialize_seen = True
         general = params.capabilities.general
         if general is not None:
             general.position_encodings = [types.PositionEncodingKind.Utf16]

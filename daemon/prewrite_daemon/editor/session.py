@@ -26,9 +26,10 @@ from pygls.io_ import run_async
 from pygls.lsp.server import LanguageServer
 
 from prewrite import __version__
-from prewrite.errors import PrewriteError
+from prewrite.errors import FrameTooLarge, PrewriteError
 from prewrite_daemon.backends.lsp_process import LspProcess
 from prewrite_daemon.backends.lsp_types import uri_to_path
+from prewrite_daemon.editor.lsp_reader import BoundedReader
 from prewrite_daemon.editor.protocol import EditorProtocol, to_lsp_diagnostic
 from prewrite_daemon.editor.uris import PathMap
 from prewrite_daemon.routing import LANGUAGES
@@ -96,9 +97,14 @@ class EditorSession:
         self.ls.protocol.relay = self._relayer
         try:
             await run_async(
-                stop_event=self.done, reader=reader, protocol=self.ls.protocol, logger=log,
+                stop_event=self.done, reader=BoundedReader(reader), protocol=self.ls.protocol,
+                logger=log,
                 error_handler=lambda exc, _source: log.warning("editor %s: %s", self.number, exc),
             )  # fmt: skip
+        except (FrameTooLarge, ValueError, asyncio.IncompleteReadError, ConnectionError) as exc:
+            # framing that cannot be resynchronised (a header over the stream's limit, a body
+            # over ours, a hang-up mid-message): this editor's session ends, no one else's
+            log.warning("editor %s: the connection ends: %s", self.number, exc)
         finally:
             await self.close()
             writer.close()
