@@ -23,6 +23,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from prewrite.admission import admit
 from prewrite.client import Client
 from prewrite.errors import (
     BadRequest,
@@ -35,6 +36,8 @@ from prewrite.errors import (
 from prewrite.framing import HEADER, MAX_FRAME_BYTES, body_length, encode_frame, recv_frame
 from prewrite.protocol import (
     PROTOCOL_VERSION,
+    ApplyRequest,
+    CheckRequest,
     ErrorReply,
     Hello,
     HelloReply,
@@ -308,7 +311,14 @@ def expected_code(request: Request | None, greeted: bool) -> str | None:
         return BadRequest.code
     if isinstance(request, Hello):
         return None if request.protocol_version == PROTOCOL_VERSION else "version_mismatch"
-    return None if greeted else BadRequest.code
+    if not greeted:
+        return BadRequest.code
+    if isinstance(request, CheckRequest | ApplyRequest):  # admitted as decoded (admission.py)
+        try:
+            admit(request.changes)
+        except PrewriteError as exc:
+            return exc.code
+    return None
 
 
 async def _feed(reader: asyncio.StreamReader, data: bytes, pieces: tuple[int, ...]) -> None:
