@@ -106,9 +106,13 @@ async def _disk_rungs(
             [_untrusted(r.name) for r in config.finish] if finish else []
         )
     results: list[DiskResult] = []
-    if config.tests:
+    python = ws.run_python  # None: another repository's interpreter (interpreter_trust)
+    if config.tests and python is None:
+        note = "not run: the interpreter given is another repository's code, read but never run"
+        results.append(DiskResult("tests", "skipped", 0.0, [], [], note))
+    elif config.tests and python is not None:
         tests = affected_tests(ws.graph, changed, set(ws.shadow.files))
-        results.append(await run_tests(ws.python, ws.root, tests, config.test_timeout_s))
+        results.append(await run_tests(python, ws.root, tests, config.test_timeout_s))
     elif "tests" in config.not_requested:
         results.append(DiskResult("tests", "skipped", 0.0, [], [], "not requested (rungs)"))
     if finish:

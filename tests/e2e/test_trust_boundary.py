@@ -126,6 +126,22 @@ def test_a_trusted_root_does_not_run_an_untrusted_repositorys_venv(
     assert [(d.path, d.rule) for d in reply.diagnostics] == [("app.py", "reportAssignmentType")]
 
 
+def test_a_trusted_roots_tests_never_run_an_untrusted_repositorys_venv(
+    client: Client, outside: Path, tmp_path: Path
+) -> None:
+    """``apply`` in a trusted root runs its tests with the interpreter named: when that is
+    another repository's, the tests rung is skipped and says why (nothing of it runs)."""
+    other, other_markers = _repo(outside / "b")
+    root, markers = _repo(tmp_path / "trusted")
+    good = "from extpkg import e\n\nx: str = e() + '!'\n"
+    reply = client.apply(root, [change_file(root, "app.py", good)], python=venv_python(other))
+    assert reply.ok, reply
+    [tests] = [d for d in reply.disk if d.rung == "tests"]
+    assert tests.outcome == "skipped"
+    assert "another repository's code" in tests.output
+    assert (_ran(markers), _ran(other_markers)) == ([], [])
+
+
 # --- item 16: trust is given to a directory, not to its name --------------------------------
 
 
