@@ -29,6 +29,7 @@ frozen facts out), so the scanner process (``protocol_scan``) uses it without th
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -197,7 +198,14 @@ def opaque_facts(text: str) -> ProtocolFacts:
     words = frozenset(_WORD.findall(text))
     keys = words | {attribute(w) for w in words}
     members = frozenset(w for w in words if not is_dunder(w))
-    return ProtocolFacts(tuple((k, keys - {k}) for k in sorted(keys)), ((keys, members),))
+    # "Every key may be bound to every other" through one hub key, not a set per key: the same
+    # closure (a seed reaching any key reaches the hub, and the hub every key) in linear size —
+    # a set per key was quadratic (5,000 words: 5 GB). The hub is no identifier, so nothing
+    # else spells it; one per text, so two opaque files are not joined.
+    hub = f"<opaque {hashlib.blake2b(text.encode('utf-8', 'replace'), digest_size=8).hexdigest()}>"
+    hub_only = frozenset({hub})
+    aliases = ((hub, keys), *((k, hub_only) for k in sorted(keys)))
+    return ProtocolFacts(aliases, ((keys, members),))
 
 
 def is_local(key: str) -> bool:
