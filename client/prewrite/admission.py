@@ -13,10 +13,11 @@ The limits, and why these numbers (sizes are UTF-8 bytes of text the caller send
 - ``MAX_FILE_BYTES`` (8 MiB) of text for one file, and for the whole content the hook computes
   from a ``replace_all``: half the patch, so one file never takes all of it. An anchored edit
   of a larger file on disk is fine (the base is read up to ``files.SOURCE_LIMIT``).
-- ``MAX_PYTHON_BYTES`` (1 MiB) for a Python file as it would be written, its anchored edits
-  applied: the daemon parses Python itself (the parse rung, the planner), and ``ast.parse`` holds
-  the interpreter lock while it runs — about 0.2 s for 1 MiB of ordinary code on a slow core, so
-  one large file cannot stall every other client. pyright takes minutes on such a file anyway.
+- ``MAX_PYTHON_BYTES`` (8 MiB) for a Python file as it would be written, its anchored edits
+  applied: the checker holds every file's tree (pyright takes minutes and gigabytes on far
+  larger ones). The daemon's own parses do not bound it: ``ast.parse`` holds the interpreter
+  lock while it runs, so a text over 256 KiB is parsed in a child process
+  (``prewrite_daemon.parse_child``) and the planner reads it as a file that does not parse.
 - ``MAX_FILES`` (1000) files per patch: each costs path resolution, routing and a shadow write.
 - ``MAX_FIND_SITES`` (1000): a ``find`` is counted up to this many sites, never further.
 
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
 MIB = 1024 * 1024
 MAX_PATCH_BYTES = 16 * MIB
 MAX_FILE_BYTES = 8 * MIB
-MAX_PYTHON_BYTES = 1 * MIB
+MAX_PYTHON_BYTES = 8 * MIB
 MAX_FILES = 1000
 MAX_FIND_SITES = 1000
 

@@ -16,6 +16,7 @@ import functools
 import warnings
 
 from prewrite_daemon.newer_syntax import parse_newer
+from prewrite_daemon.parse_child import is_large
 
 _KEPT = 16  # trees of the last texts parsed: a hub module's is a few MB at most
 
@@ -29,7 +30,12 @@ def parse_shared(source: str) -> ast.Module | None:
 
 def parse_private(source: str) -> ast.Module | None:
     """A fresh tree of ``source``, the caller's own to change; None when it does not parse.
-    Syntax newer than the daemon's Python is read through ``newer_syntax``."""
+    Syntax newer than the daemon's Python is read through ``newer_syntax``. A text too large to
+    parse in the daemon (``parse_child.is_large``: the parse would hold the interpreter lock,
+    stalling every client) is never parsed here: None, read as a file that does not parse —
+    every importer kept, sound."""
+    if is_large(source):
+        return None
     try:
         with warnings.catch_warnings():  # "\d" in a string: the file's own business
             warnings.simplefilter("ignore")

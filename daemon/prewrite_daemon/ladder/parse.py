@@ -15,18 +15,16 @@ workspace the JavaScript/TypeScript family is TypeScript's to judge, not the par
 
 from __future__ import annotations
 
-import ast
 import json
 import re
 import tomllib
-import warnings
 from typing import TYPE_CHECKING
 
 from prewrite.protocol import Diagnostic
 from prewrite_daemon.jsonc import strip_jsonc
 from prewrite_daemon.ladder.config import TS_EXTENSIONS
 from prewrite_daemon.ladder.formats import check_for
-from prewrite_daemon.newer_syntax import parse_newer
+from prewrite_daemon.parse_child import syntax_error
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -54,17 +52,9 @@ def parse_error(path: str, text: str) -> Diagnostic | None:
     """The first syntax error of ``text`` as a diagnostic, or None when it parses."""
     lower = path.lower()
     if lower.endswith((".py", ".pyi")):
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # e.g. invalid escape sequences: not errors
-                ast.parse(text, filename=path, type_comments=False)
-        except SyntaxError as exc:
-            if parse_newer(text) is not None:
-                return None  # valid in a newer Python than the daemon's (the checker judges)
-            return _error(path, exc.lineno or 1, exc.offset or 1, exc.msg, "python")
-        except ValueError as exc:  # null bytes
-            return _error(path, 1, 1, str(exc), "python")
-    elif lower.endswith(".toml"):
+        found = syntax_error(text)  # a large text in a child: no parse stalls the daemon
+        return None if found is None else _error(path, *found, "python")
+    if lower.endswith(".toml"):
         try:
             tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:

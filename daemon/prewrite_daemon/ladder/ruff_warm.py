@@ -15,11 +15,9 @@ restarted when the configurations it read no longer hold (``ruff_trust``) and gi
 
 from __future__ import annotations
 
-import ast
 import asyncio
 import logging
 import re
-import warnings
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -27,6 +25,7 @@ from typing import TYPE_CHECKING
 from prewrite.errors import BackendFailed, CheckTimeout
 from prewrite_daemon.ladder.ruff_server import RuffServer
 from prewrite_daemon.ladder.ruff_trust import ConfigTrust, start_stamp
+from prewrite_daemon.parse_child import syntax_error
 from prewrite_daemon.process import run_captured
 
 if TYPE_CHECKING:
@@ -200,10 +199,4 @@ async def _parses_off_loop(text: str) -> bool:
 
 
 def _parses(text: str) -> bool:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            ast.parse(text)
-        except (SyntaxError, ValueError):
-            return False
-    return True
+    return syntax_error(text) is None  # a large text in a child (parse_child)
