@@ -221,6 +221,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     logging.getLogger("pygls").setLevel(logging.ERROR)
+    # A daemon started from a repository's scripts inherits what they set for node: Yarn PnP's
+    # NODE_OPTIONS=--require <repo>/.pnp.cjs, a NODE_PATH into its tree. Every node child
+    # (pyright, TypeScript, cold and warm, for every workspace) would load that code.
+    for variable in ("NODE_OPTIONS", "NODE_PATH"):
+        os.environ.pop(variable, None)
     paths = runtime_paths()
     # Before forking, so a launcher that cannot work says why in its exit status and output.
     try:

@@ -16,11 +16,13 @@ import re
 import json5
 
 LENIENT_LIMIT = 64 * 1024
-_TOKENS = re.compile(r'"(?:\\.|[^"\\\n])*"|//[^\n]*|/\*.*?\*/|,(?=\s*[}\]])', re.DOTALL)
+_TOKENS = re.compile(r'"(?:\\.|[^"\\\n])*"?|//[^\n]*|/\*(?:.*?\*/|.*\Z)|,(?=\s*[}\]])', re.DOTALL)
 
 
 def strip_jsonc(text: str) -> str:
-    """JSON with comments and trailing commas blanked out (same lines and columns)."""
+    r"""JSON with comments and trailing commas blanked out (same lines and columns). Linear: an
+    unclosed comment or string takes the rest of its text or line in one match (the plain
+    ``/\*.*?\*/`` scanned to the end for every unclosed ``/*``: 96 kB took 10 s)."""
 
     def blank(match: re.Match[str]) -> str:
         token = match.group(0)
@@ -37,10 +39,17 @@ def loads(text: str) -> object:
         return json.loads(text)
     except ValueError:
         pass
+    except RecursionError:
+        raise ValueError("nested too deeply to read") from None
     try:
         return json.loads(strip_jsonc(text))
     except ValueError:
         if len(text) > LENIENT_LIMIT:
             too_long = f"not JSON with comments, and over {LENIENT_LIMIT} characters"
             raise ValueError(too_long) from None
-    return json5.loads(text)
+    except RecursionError:
+        raise ValueError("nested too deeply to read") from None
+    try:
+        return json5.loads(text)
+    except RecursionError:
+        raise ValueError("nested too deeply to read") from None

@@ -23,11 +23,17 @@ import logging
 import subprocess
 import sys
 import warnings
+from pathlib import Path
 
+from prewrite.errors import BackendFailed
 from prewrite_daemon.newer_syntax import parse_newer
+from prewrite_daemon.process import ChildLimits, limited_argv
 
 IN_PROCESS_LIMIT = 256 * 1024  # characters
 CHILD_TIMEOUT_S = 120.0
+# 8 MiB of the densest literal takes ``ast`` 4 GB: past 2 GiB the child answers nothing (the
+# checker judges) rather than several children at once taking the machine's memory
+CHILD_LIMITS = ChildLimits(address_space=2 * 1024**3, file_size=1024 * 1024)
 
 log = logging.getLogger(__name__)
 
@@ -58,21 +64,22 @@ def syntax_error_here(text: str) -> SyntaxIssue | None:
         return (exc.lineno or 1, exc.offset or 1, exc.msg)
     except ValueError as exc:  # null bytes
         return (1, 1, str(exc))
+    except (RecursionError, MemoryError):
+        return None  # deeper than this parser goes: no error claimed, the checker judges
     return None
 
 
 def _in_child(text: str) -> SyntaxIssue | None:
-    argv = [sys.executable, "-I", "-m", __name__]
     try:
         done = subprocess.run(  # our own module, no shell
-            argv,
+            limited_argv([sys.executable, "-I", "-m", __name__], Path("/"), CHILD_LIMITS),
             input=text.encode("utf-8", "surrogatepass"),
             capture_output=True,
             timeout=CHILD_TIMEOUT_S,
             cwd="/",
             check=False,
         )
-    except (OSError, subprocess.TimeoutExpired) as exc:
+    except (OSError, subprocess.TimeoutExpired, BackendFailed) as exc:
         log.warning("parsing a text of %d characters in a child failed: %s", len(text), exc)
         return None
     if done.returncode != 0:

@@ -28,15 +28,20 @@ if TYPE_CHECKING:
 STREAM_CAP = 8 * 1024 * 1024  # per stream: a linter's JSON for a huge file fits; a flood does not
 _CHUNK = 1 << 16
 
-# Sets the limits, then becomes the command (isolated, no site: nothing but the stdlib runs).
+# Sets the limits (never above a stricter one already set: a raise past the hard limit fails),
+# then becomes the command (isolated, no site: nothing but the stdlib runs).
 # Python ignores SIGPIPE and SIGXFSZ, and an exec keeps that: the command gets the defaults back
 # (as a direct spawn gives them), so a file past the limit stops it.
 _TRAMPOLINE = (
     "import os, resource, signal, sys\n"
     "signal.signal(signal.SIGPIPE, signal.SIG_DFL)\n"
     "signal.signal(signal.SIGXFSZ, signal.SIG_DFL)\n"
-    "resource.setrlimit(resource.RLIMIT_AS, (int(sys.argv[1]), int(sys.argv[1])))\n"
-    "resource.setrlimit(resource.RLIMIT_FSIZE, (int(sys.argv[2]), int(sys.argv[2])))\n"
+    "def cap(kind, want):\n"
+    "    soft, hard = resource.getrlimit(kind)\n"
+    "    low = [v for v in (want, soft, hard) if v != resource.RLIM_INFINITY]\n"
+    "    resource.setrlimit(kind, (min(low), min(low)))\n"
+    "cap(resource.RLIMIT_AS, int(sys.argv[1]))\n"
+    "cap(resource.RLIMIT_FSIZE, int(sys.argv[2]))\n"
     "try:\n"
     "    os.execvp(sys.argv[3], sys.argv[3:])\n"
     "except OSError as exc:\n"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING
 
 import pytest
@@ -354,3 +355,20 @@ def test_prepare_patch_empty_edits_is_a_bad_request(root: Path) -> None:
     change = FileChange("pkg/m.py", base_sha256=_base(root, "pkg/m.py"), edits=[])
     with pytest.raises(BadRequest):
         prepare_patch(root, [change])
+
+
+@pytest.mark.timeout(60)  # unbudgeted: 0.35 s a window, 200 windows here, ~70 s
+def test_closest_lines_stop_at_their_budget_with_the_best_so_far() -> None:
+    """Issue 20: a mismatch's hint scored every window with ``SequenceMatcher.ratio``, up to
+    O(n*m) each; 2,000 random characters a line made one request an hour of CPU."""
+    rng = random.Random(7)
+    text = "\n".join("".join(rng.choice("ab") for _ in range(2000)) for _ in range(200))
+    found = closest_lines(text, "".join(rng.choice("ab") for _ in range(2000)))
+    assert 1 <= len(found) <= 3
+
+
+def test_a_long_find_over_a_run_of_its_characters_is_ambiguous_without_listing_all() -> None:
+    text = "a" * (4 * 1024 * 1024)
+    with pytest.raises(FindAmbiguous) as caught:
+        apply_edits("m.txt", text, [("a" * (1024 * 1024), "b")])
+    assert 3 <= len(caught.value.details) < 1 + 1024 * 1024

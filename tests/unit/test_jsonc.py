@@ -49,3 +49,13 @@ def test_a_json_data_file_is_never_parsed_for_what_it_reaches(
     assert reach.named_places("data.json", '{"extends": "/etc/passwd"}') == ([], [])
     with pytest.raises(AssertionError, match="parsed"):
         reach.named_places("tsconfig.base.json", '{"extends": "/etc/passwd"}')
+
+
+@pytest.mark.timeout(30)  # quadratic, 1 MB took the old pattern about 1,000 s; linear, a blink
+@pytest.mark.parametrize("unit", ["/*a", '"\\', "[", "{"])
+def test_unclosed_comments_strings_and_nesting_do_not_parse_and_end(unit: str) -> None:
+    text = unit * (1024 * 1024 // len(unit))
+    with pytest.raises(ValueError, match=r"."):  # any reason: it does not parse
+        jsonc.loads(text)
+    assert len(jsonc.strip_jsonc(text)) == len(text)
+    assert reach.named_places("tsconfig.json", text) == ([], [])

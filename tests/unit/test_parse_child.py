@@ -49,3 +49,8 @@ def test_the_planner_reads_a_large_text_as_one_that_does_not_parse() -> None:
     assert regions is None
     assert summary.opaque
     assert {"os", "pkg"} <= summary.imports
+
+
+def test_nesting_deeper_than_the_parser_goes_claims_no_error() -> None:
+    """``ast`` gives up (RecursionError) where the checker may not: no wrong red, no crash."""
+    assert parse_child.syntax_error("x = (" + "a + " * 20_000 + "a)\n") is None

@@ -13,13 +13,15 @@ Bounded for any input (issue 20, item 8): sites are counted up to ``MAX_FIND_SIT
 further (a find on two million sites is ``find_ambiguous`` at once, never two million spans);
 the whitespace-normalized search is a plain search in the text with its runs collapsed, mapped
 back in one pass for the sites found (no per-character map of the file); the closest lines of a
-mismatch are scored on at most ``MAX_SCORED`` windows of at most ``MAX_COMPARED`` characters.
+mismatch are scored on at most ``MAX_SCORED`` windows of at most ``MAX_COMPARED`` characters,
+for at most ``SCORING_BUDGET_S``; sites of a long find stop being listed past ``VERIFY_BUDGET``.
 """
 
 from __future__ import annotations
 
 import difflib
 import re
+import time
 from dataclasses import dataclass
 
 from prewrite.admission import MAX_FIND_SITES
@@ -28,6 +30,10 @@ from prewrite.errors import BadRequest, ErrorDetail, FindAmbiguous, FindMismatch
 MAX_CLOSEST = 3
 MAX_SCORED = 10_000  # windows of the file scored for a mismatch's closest lines
 MAX_COMPARED = 2_000  # characters of the find and of a window compared
+# ``SequenceMatcher.ratio`` is pure Python, up to O(n*m) per window: 2,000 random characters a
+# line cost 0.35 s a window, so the scoring stops at this much time and ranks what it scored
+SCORING_BUDGET_S = 1.0
+VERIFY_BUDGET = 32 * 1024 * 1024  # characters of a find re-verified at its sites, in all
 _SPACE_RUN = re.compile(r"\s+")  # what ``str.isspace`` calls whitespace, as ``normalize``
 _INDENT = " \t\f\v"  # whitespace that does not end a line
 
@@ -71,6 +77,10 @@ def _occurrences(haystack: str, needle: str) -> list[int]:
     at = haystack.find(needle)
     while at != -1 and len(found) <= MAX_FIND_SITES:
         found.append(at)
+        if len(found) >= 2 and len(found) * len(needle) > VERIFY_BUDGET:
+            # ambiguous already: a long needle in a run of its own characters is re-verified
+            # at every offset (str.find holds the interpreter lock: 4 MiB in 16 MiB took 6.6 s)
+            break
         at = haystack.find(needle, at + 1)
     return found
 
@@ -172,7 +182,10 @@ def closest_lines(text: str, find: str) -> list[ErrorDetail]:
     matcher = difflib.SequenceMatcher(None, autojunk=False)
     matcher.set_seq2(target)  # the target is indexed once, each window compared to it
     scored: list[tuple[float, int]] = []
+    stop_at = time.monotonic() + SCORING_BUDGET_S
     for i in _windows(lines, find, size):
+        if scored and time.monotonic() > stop_at:
+            break  # a hint, not a verdict: the best of what was scored in the budget
         window = "\n".join(line.strip() for line in lines[i : i + size])[:MAX_COMPARED]
         matcher.set_seq1(window)
         scored.append((matcher.ratio(), i))

@@ -54,6 +54,13 @@ def parse_error(path: str, text: str) -> Diagnostic | None:
     if lower.endswith((".py", ".pyi")):
         found = syntax_error(text)  # a large text in a child: no parse stalls the daemon
         return None if found is None else _error(path, *found, "python")
+    try:
+        return _data_error(path, lower, text)
+    except (RecursionError, MemoryError):
+        return None  # nested deeper than the parser goes: no error claimed
+
+
+def _data_error(path: str, lower: str, text: str) -> Diagnostic | None:
     if lower.endswith(".toml"):
         try:
             tomllib.loads(text)

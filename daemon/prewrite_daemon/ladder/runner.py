@@ -119,10 +119,8 @@ class Ladder:
             # Reading, hashing and anchoring a base of up to 128 MiB: off the loop (hashlib and
             # file reads let the loop run meanwhile), so a big file never stalls other clients.
             patch = await asyncio.to_thread(prepare_patch, self.root, request.changes)
-            for edit in patch.edits:  # pyproject tables: needs the anchored text
-                with named_as_given(given.get(edit.path, edit.path), edit.path):
-                    check_content(PreparedPatch(patch.root, (edit,)), self.config)
-            check_protected(patch, self.config.protect)  # [tool.prewrite] protect
+            # judge configs parsed (json5 up to 64 KiB each), protected snippets: off the loop
+            await asyncio.to_thread(self._check_contents, patch, given)
             anchored = sum(len(c.edits or []) for c in request.changes)
             self._report("anchor", "pass", t, f"{anchored} edit(s) anchored")
             self.verified.append(
@@ -133,6 +131,12 @@ class Ladder:
             self._skip_rest(rung)
             raise
         return await self._string_rungs(patch, deadline)
+
+    def _check_contents(self, patch: PreparedPatch, given: dict[str, str]) -> None:
+        for edit in patch.edits:  # pyproject tables: needs the anchored text
+            with named_as_given(given.get(edit.path, edit.path), edit.path):
+                check_content(PreparedPatch(patch.root, (edit,)), self.config)
+        check_protected(patch, self.config.protect)  # [tool.prewrite] protect
 
     def _check_paths(self, changes: list[FileChange]) -> dict[str, str]:
         """The policy on every path; returns each real path -> the path as the client gave it."""

@@ -29,6 +29,8 @@ import json
 import re
 from dataclasses import dataclass, field
 
+from prewrite_daemon.jsonc import strip_jsonc
+
 
 @dataclass(frozen=True)
 class Dialect:
@@ -66,9 +68,6 @@ class _Broken(Exception):
 _OPENER = re.compile(r"\{\{|\{%|\{#")
 _TAG_NAME = re.compile(r"[-+~]?\s*(#|\w+)")
 _LIQUID_LINE_NAME = re.compile(r"\s*(#|\w+)")
-# Comments and trailing commas, strings kept (as parse.strip_jsonc; importing the parse rung
-# from here would be a cycle: it looks checks up in this package).
-_JSONC_TOKENS = re.compile(r'"(?:\\.|[^"\\\n])*"|//[^\n]*|/\*.*?\*/|,(?=\s*[}\]])', re.DOTALL)
 
 
 class Lines:
@@ -193,15 +192,10 @@ def _json_body(text: str, name: str, start: int, end: int, lines: Lines) -> None
         json.loads(body)
     except json.JSONDecodeError as strict:
         try:
-            json.loads(_JSONC_TOKENS.sub(_keep_strings, body))
+            json.loads(strip_jsonc(body))  # newlines kept: offsets hold
         except json.JSONDecodeError:
             message = f"the {{% {name} %}} body on line {lines.line(start)} is not JSON: "
             raise _Broken(Finding(start + strict.pos, message + strict.msg)) from None
-
-
-def _keep_strings(match: re.Match[str]) -> str:
-    token = match.group(0)
-    return token if token.startswith('"') else " " * len(token)
 
 
 def _liquid_tag(text: str, start: int, end: int, dialect: Dialect, lines: Lines) -> None:
