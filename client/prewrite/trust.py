@@ -29,6 +29,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from prewrite.admission import check_path_chars
 from prewrite.files import read_or_none
 
 _FS_IOC_GETVERSION = 0x80087601  # _IOR('v', 1, long): the inode's generation (ext4, btrfs, xfs)
@@ -161,6 +162,7 @@ def set_trusted(root: Path, trusted: bool, path: Path | None = None) -> list[Pat
 
     ``root`` is recorded with its identity now; old lines that still hold get theirs.
     """
+    check_path_chars(str(root))  # a newline in a name would add a line of its own to the file
     target = path or trust_file()
     entries: list[TrustEntry] = []
     for entry in trust_entries(target):

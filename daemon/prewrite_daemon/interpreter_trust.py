@@ -12,9 +12,13 @@ the same way, and that file. A place is a repository's code when
 
 1. it lies inside the workspace's root and the root is not trusted;
 2. it lies inside another workspace root the daemon knows that is not trusted;
-3. it is a venv's (``<dir>/<venv>/bin/<name>`` with ``<venv>/pyvenv.cfg``) whose ``<dir>`` is
-   a repository (it holds one of ``REPOSITORY_MARKERS``) the user does not trust: another
-   repository's ``.venv``, even one the daemon has not seen.
+3. it is a venv's (``<venv>/bin/<name>`` with ``<venv>/pyvenv.cfg``) inside a repository (the
+   nearest folder above the venv holding one of ``REPOSITORY_MARKERS``, below the user's home)
+   the user does not trust: another repository's ``.venv``, ``.tox/py311`` or
+   ``backend/.venv``, even one the daemon has not seen.
+
+A place inside a trusted workspace's own root is its own, even when an untrusted root the
+daemon knows (a monorepo's top, opened elsewhere) lies around it.
 
 A trusted workspace runs its own interpreter, as CI does; it does not run an untrusted
 repository's. Interpreters outside any repository (the system's, pyenv's, a venv in
@@ -58,13 +62,22 @@ def _within(path: Path, root: Path) -> bool:
     return path == root or root in path.parents
 
 
-def venv_repository(place: Path) -> Path | None:
-    """The repository holding the venv ``place`` is in (``<dir>/<venv>/bin/<name>``), if any."""
+def venv_repository(place: Path, is_trusted: Callable[[Path], bool]) -> Path | None:
+    """The untrusted repository the venv ``place`` is in (``<venv>/bin/<name>``), if any: the
+    nearest folder above the venv holding a repository marker — ``other/.tox/py311`` and
+    ``other/backend/.venv`` are ``other``'s — unless a trusted folder comes first (trust covers
+    what is below it). The search stops below the user's home, so a home that is itself a
+    dotfiles repository does not make every venv under it a repository's."""
     venv = place.parent.parent
     if venv == venv.parent or not (venv / "pyvenv.cfg").is_file():
         return None
-    holder = venv.parent
-    return holder if any(os.path.lexists(holder / m) for m in REPOSITORY_MARKERS) else None
+    home = Path(os.path.realpath(Path.home()))
+    for holder in venv.parents:
+        if holder in (home, holder.parent) or is_trusted(holder):
+            return None
+        if any(os.path.lexists(holder / m) for m in REPOSITORY_MARKERS):
+            return holder
+    return None
 
 
 def interpreter_may_run(
@@ -78,9 +91,10 @@ def interpreter_may_run(
     ``untrusted_roots``: the other workspace roots the daemon knows that are not trusted."""
     forbidden = [*([] if trusted else [root]), *untrusted_roots]
     for place in interpreter_places(python):
+        if trusted and _within(place, root):
+            continue  # the trusted root's own (an untrusted root around it is not its judge)
         if any(_within(place, r) for r in forbidden):
             return False
-        repository = venv_repository(place)
-        if repository is not None and not is_trusted(repository):
+        if venv_repository(place, is_trusted) is not None:
             return False
     return True

@@ -101,3 +101,35 @@ def test_a_link_to_a_venvs_python_reads_that_venv(repo: Path, tmp_path: Path) ->
 def test_a_relative_interpreter_path_is_refused(repo: Path) -> None:
     with pytest.raises(InvalidWorkspace, match="must be absolute"):
         resolve_python(repo, ".venv/bin/python")
+
+
+@pytest.mark.parametrize("inner", [".tox/py311", "backend/.venv"])
+def test_a_venv_deeper_in_another_repository_is_its_code(tmp_path: Path, inner: str) -> None:
+    """From a review: only the venv's immediate parent was asked whether it is a repository."""
+    other = tmp_path.resolve() / "other"
+    (other / ".git").mkdir(parents=True)
+    venv = other / inner
+    (venv / "bin").mkdir(parents=True)
+    (venv / "pyvenv.cfg").write_text("home = /usr/bin\nversion = 3.11.4\n")
+    (venv / "bin" / "python").symlink_to(os.path.realpath("/proc/self/exe"))
+    mine = tmp_path.resolve() / "mine"
+    mine.mkdir()
+    python = str(venv / "bin" / "python")
+    assert not interpreter_may_run(python, mine, True, [], _never)
+    assert interpreter_may_run(python, mine, True, [], lambda p: p == other)  # other trusted
+
+
+def test_a_trusted_subprojects_own_venv_runs_inside_a_known_untrusted_root(tmp_path: Path) -> None:
+    """From a review: ``mono/`` untrusted and known, ``mono/app`` trusted: app's own venv runs,
+    whether or not the daemon has seen ``mono``."""
+    mono = tmp_path.resolve() / "mono"
+    app = mono / "app"
+    python = str(_venv(app))
+    (mono / ".git").mkdir()
+
+    def only_app(path: Path) -> bool:
+        return path == app or app in path.parents
+
+    assert interpreter_may_run(python, app, True, [mono], only_app)
+    assert interpreter_may_run(python, app, True, [], only_app)
+    assert not interpreter_may_run(python, mono, False, [], only_app)  # untrusted root: read

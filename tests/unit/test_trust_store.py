@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from prewrite.errors import BadRequest
 from prewrite.trust import (
     Identity,
     directory_identity,
@@ -140,3 +141,13 @@ def test_the_list_says_which_directories_are_not_trusted_and_why(
         f"`prewrite trust {root}` again if it is yours)",
         str(other),
     ]
+
+
+def test_a_folder_whose_name_holds_a_newline_is_not_trusted(tmp_path: Path) -> None:
+    """From a review: the name would have added a path-only line of its own to the list."""
+    odd = tmp_path / f"a\n{tmp_path}"
+    odd.mkdir(parents=True)  # "a\n" holding the rest: the line would read as tmp_path
+    trust = tmp_path / "trusted"
+    with pytest.raises(BadRequest, match="control character"):
+        set_trusted(odd, True, trust)
+    assert not trust.exists() or str(tmp_path) not in trust.read_text()
