@@ -13,6 +13,7 @@ import fcntl
 import logging
 import os
 import signal
+import sys
 import time
 from typing import TYPE_CHECKING
 
@@ -37,6 +38,7 @@ from prewrite.protocol import (
     StopRequest,
 )
 from prewrite.runtime import DaemonStatusFile, RuntimePaths, ensure_private_dir, runtime_paths
+from prewrite_daemon.backends.node import sanitized_path
 from prewrite_daemon.editor.hub import EditorHub
 from prewrite_daemon.limits import check_state_dir
 from prewrite_daemon.planning import DEFAULT_PLANNING_BUDGET_S
@@ -226,6 +228,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     # (pyright, TypeScript, cold and warm, for every workspace) would load that code.
     for variable in ("NODE_OPTIONS", "NODE_PATH"):
         os.environ.pop(variable, None)
+    # Its PATH too: node_modules/.bin, an activated venv's bin (backends.node).
+    own_bin = os.path.dirname(sys.executable)
+    os.environ["PATH"] = sanitized_path(os.environ.get("PATH", ""), own_bin)
     paths = runtime_paths()
     # Before forking, so a launcher that cannot work says why in its exit status and output.
     try:

@@ -57,3 +57,16 @@ def test_the_users_choice_is_taken_and_none_is_a_typed_error(
     fake_node(tmp_path / "repo" / "node_modules" / ".bin")
     with pytest.raises(BackendFailed, match="PREWRITE_NODE"):
         node.node_executable()
+
+
+def test_the_daemons_path_keeps_its_own_bin_and_drops_a_repositorys(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    venv_bin = repo / ".venv" / "bin"
+    fake_node(venv_bin)
+    (repo / ".venv" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    own = tmp_path / "prewrite-venv" / "bin"
+    own.mkdir(parents=True)
+    (own.parent / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    npm_bin = str(repo / "node_modules" / ".bin")
+    path = os.pathsep.join([str(venv_bin), npm_bin, "", str(own), "/usr/bin"])
+    assert node.sanitized_path(path, str(own)) == os.pathsep.join([str(own), "/usr/bin"])

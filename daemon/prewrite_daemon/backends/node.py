@@ -58,3 +58,12 @@ def node_executable() -> str:
             "TypeScript need Node.js); install it, or set PREWRITE_NODE to its path"
         )
     return node
+
+
+def sanitized_path(path: str, own_bin: str) -> str:
+    """``path`` without the entries a repository supplies (``is_project_supplied``), the daemon's
+    own ``bin`` (``own_bin``) kept: what every child of the daemon searches. pyright, given no
+    interpreter for a workspace whose own is read only, runs ``python3`` from ``PATH`` — an
+    activated venv's, first there, would run that repository's ``.pth`` files."""
+    kept = [e for e in path.split(os.pathsep) if e == own_bin or not is_project_supplied(e)]
+    return os.pathsep.join(kept)
