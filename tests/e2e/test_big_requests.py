@@ -2,7 +2,8 @@
 sockets), private to this module so its memory is this module's to measure.
 
 A near-limit patch (15 Python files of 1,000,000 bytes each: 15 MB of the 16 MiB a patch may
-send, every file within the 1 MiB a Python file may be) runs the parse, format and lint rungs
+send, each over the 256 KiB past which a Python text is parsed in a child process, not on the
+daemon's interpreter lock) runs the parse, format and lint rungs
 (the type check is off: pyright on 15 MB of Python takes minutes in a child process, and
 would make the "in flight" window trivially long; what is measured here is the daemon's own work
 on the text). Meanwhile another client asks for ``status`` again and again: the replies arrive
