@@ -33,7 +33,7 @@ from typing import Literal
 import msgspec
 from pydantic import BaseModel, ConfigDict, Field
 
-from prewrite.admission import admit
+from prewrite.admission import admit, check_path_chars
 from prewrite.errors import BadRequest, ErrorDetail, InvalidWorkspace
 from prewrite.files import sha256_regular
 from prewrite.protocol import Edit, FileChange
@@ -71,6 +71,8 @@ def resolve_root(given: str | None, default: Path | None) -> Path:
     The filesystem root is refused: an MCP host that starts servers in ``/`` (Claude Desktop
     does) would otherwise make a whole-disk workspace of a call that forgot ``root``.
     """
+    if given:
+        check_path_chars(given)  # a NUL or a newline: a typed refusal, never a ValueError
     base = default if default is not None else Path.cwd()
     root = (base / given) if given else base
     root = root.resolve()
