@@ -15,10 +15,8 @@ from __future__ import annotations
 
 import socket
 import statistics
-import tempfile
 import threading
 import time
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -39,10 +37,11 @@ from prewrite.protocol import (
     Reply,
 )
 from prewrite.runtime import RuntimePaths, read_status
-from tests.e2e.test_special_files import stop_daemon
+from tests.support.private_daemon import private_daemon
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
+    from pathlib import Path
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(600)]
 
@@ -79,14 +78,9 @@ def big_patch(files: int, size: int) -> list[FileChange]:
 
 
 @pytest.fixture(scope="module")
-def private_daemon() -> Iterator[RuntimePaths]:
-    with tempfile.TemporaryDirectory(prefix="pw-", dir="/tmp") as d:
-        paths = RuntimePaths(Path(d) / "run")
-        Client(paths=paths).close()
-        try:
-            yield paths
-        finally:
-            stop_daemon(paths)
+def big_daemon() -> Iterator[RuntimePaths]:
+    with private_daemon(bounded=False) as paths:
+        yield paths
 
 
 @pytest.fixture
@@ -126,7 +120,7 @@ def test_the_patch_is_near_the_limits() -> None:
 
 
 def test_status_is_answered_while_a_near_limit_patch_is_in_flight(
-    private_daemon: RuntimePaths, repo: Path
+    big_daemon: RuntimePaths, repo: Path
 ) -> None:
     request = CheckRequest(str(repo), big_patch(FILES, FILE_BYTES), timeout_s=300)
     sent, answered = threading.Event(), threading.Event()
@@ -136,7 +130,7 @@ def test_status_is_answered_while_a_near_limit_patch_is_in_flight(
 
     def big() -> None:
         try:
-            replies.append(send_big(private_daemon, request, sent))
+            replies.append(send_big(big_daemon, request, sent))
         finally:
             order.append("big")
             answered.set()
@@ -145,7 +139,7 @@ def test_status_is_answered_while_a_near_limit_patch_is_in_flight(
     worker.start()
     try:
         assert sent.wait(120)
-        with Client(paths=private_daemon, autostart=False, call_timeout_s=60) as other:
+        with Client(paths=big_daemon, autostart=False, call_timeout_s=60) as other:
             while not answered.is_set():
                 started = time.monotonic()
                 other.status()
@@ -169,14 +163,14 @@ def test_status_is_answered_while_a_near_limit_patch_is_in_flight(
 
 
 def test_memory_after_a_near_limit_patch_stays_bounded(
-    private_daemon: RuntimePaths, repo: Path
+    big_daemon: RuntimePaths, repo: Path
 ) -> None:
-    process = daemon_process(private_daemon)
-    with Client(paths=private_daemon, autostart=False) as warm:  # ruff and the workspace up
+    process = daemon_process(big_daemon)
+    with Client(paths=big_daemon, autostart=False) as warm:  # ruff and the workspace up
         small = [FileChange("gen/small.py", None, content=python_file(0, 1000))]
         assert warm.check(repo, small, timeout_s=120).ok
     baseline = process.memory_info().rss
-    with Client(paths=private_daemon, autostart=False) as client:
+    with Client(paths=big_daemon, autostart=False) as client:
         reply = client.check(repo, big_patch(FILES, FILE_BYTES), timeout_s=300)
     assert reply.ok
     after = process.memory_info().rss
@@ -185,10 +179,10 @@ def test_memory_after_a_near_limit_patch_stays_bounded(
 
 
 def test_a_patch_over_the_limit_is_refused_before_any_work(
-    private_daemon: RuntimePaths, repo: Path
+    big_daemon: RuntimePaths, repo: Path
 ) -> None:
     """17 files of 1 MB: over 16 MiB in all; refused as decoded, nothing run, nothing kept."""
-    with Client(paths=private_daemon, autostart=False) as client:
+    with Client(paths=big_daemon, autostart=False) as client:
         with pytest.raises(InputTooLarge, match=str(MAX_PATCH_BYTES)):
             client.check(repo, big_patch(17, FILE_BYTES), timeout_s=300)
         assert client.status().pid > 0

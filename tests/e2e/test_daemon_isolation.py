@@ -23,7 +23,7 @@ import pytest
 from prewrite.client import Client
 from prewrite.protocol import FileChange
 from prewrite.runtime import RuntimePaths, read_status
-from tests.cli.test_cli_e2e import wait_gone
+from tests.support.private_daemon import stop_daemon
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -82,16 +82,4 @@ def test_the_daemon_imports_nothing_from_the_callers_folder(
             assert any(r.rung == "parse" and r.outcome == "pass" for r in reply.rungs), reply.rungs
             assert sorted(p.name for p in markers.iterdir()) == []
         finally:
-            _stop(paths)
-
-
-def _stop(paths: RuntimePaths) -> None:
-    status = read_status(paths)
-    if status is None:
-        return
-    try:
-        with Client(paths=paths, autostart=False, call_timeout_s=10.0) as c:
-            c.stop()
-    finally:
-        if not wait_gone(status.pid, 30.0):
-            psutil.Process(status.pid).kill()
+            stop_daemon(paths)

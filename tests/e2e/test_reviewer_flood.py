@@ -11,20 +11,20 @@ or stderr. Kept whole, that output grew the daemon by several times its size (1.
 from __future__ import annotations
 
 import sys
-import tempfile
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 
 from prewrite import Client
 from prewrite.protocol import FileChange
-from prewrite.runtime import RuntimePaths
 from prewrite_daemon.process import STREAM_CAP
-from tests.e2e.test_special_files import bounded_daemon_command, peak_rss, stop_daemon
+from tests.support.private_daemon import peak_rss, private_daemon
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
+    from pathlib import Path
+
+    from prewrite.runtime import RuntimePaths
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
 
@@ -38,16 +38,9 @@ FLOODS = {
 
 
 @pytest.fixture(scope="module")
-def private_daemon() -> Iterator[RuntimePaths]:
-    with tempfile.TemporaryDirectory(prefix="pw-", dir="/tmp") as d:
-        paths = RuntimePaths(Path(d) / "run")
-        with pytest.MonkeyPatch.context() as mp:
-            mp.setenv("PREWRITE_DAEMON_CMD", bounded_daemon_command())
-            Client(paths=paths).close()
-        try:
-            yield paths
-        finally:
-            stop_daemon(paths)
+def flood_daemon() -> Iterator[RuntimePaths]:
+    with private_daemon(bounded=True) as paths:
+        yield paths
 
 
 def _workspace(root: Path, stream: str) -> Path:
@@ -66,11 +59,11 @@ def _workspace(root: Path, stream: str) -> Path:
 
 @pytest.mark.parametrize("stream", sorted(FLOODS))
 def test_a_flooding_reviewer_leaves_the_daemon_bounded(
-    private_daemon: RuntimePaths, tmp_path: Path, stream: str
+    flood_daemon: RuntimePaths, tmp_path: Path, stream: str
 ) -> None:
     root = _workspace(tmp_path.resolve() / "ws", stream)
     change = FileChange("pkg/a.py", None, content="def f() -> int:\n    return 1\n")
-    with Client(paths=private_daemon, autostart=False) as client:
+    with Client(paths=flood_daemon, autostart=False) as client:
         reply = client.check(root, [change], python=sys.executable, timeout_s=200)
     review = next(r for r in reply.rungs if r.rung == "review")
     if stream == "stdout":
@@ -82,4 +75,4 @@ def test_a_flooding_reviewer_leaves_the_daemon_bounded(
         )
     else:
         assert review.outcome == "pass"  # its answer came whole; stderr's flood was dropped
-    assert peak_rss(private_daemon) < PEAK_RSS
+    assert peak_rss(flood_daemon) < PEAK_RSS

@@ -28,8 +28,13 @@ import pytest
 from prewrite.client import Client
 from prewrite.errors import PrewriteError
 from prewrite.protocol import FileChange
-from prewrite.runtime import RuntimePaths, read_status
-from tests.cli.test_cli_e2e import wait_gone
+from prewrite.runtime import RuntimePaths
+from tests.support.private_daemon import (
+    bounded_daemon_command,
+    peak_rss,
+    private_daemon,
+    stop_daemon,
+)
 from tests.support.ts_repo import make_ts_repo
 
 if TYPE_CHECKING:
@@ -37,7 +42,6 @@ if TYPE_CHECKING:
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(240)]
 
-DAEMON_AS = 6_000_000_000  # the daemon's address space (pyright and node are children)
 HOOK_AS = 1_500_000_000
 PEAK_RSS = 1 << 30  # the daemon's high-water mark: a 1 GB file read whole would pass it
 CHECK_S = 30.0
@@ -88,43 +92,11 @@ CASES: dict[str, tuple[str, str, frozenset[str]]] = {
 }
 
 
-def bounded_daemon_command() -> str:
-    return f"prlimit --as={DAEMON_AS} -- {sys.executable} -I -m prewrite_daemon"
-
-
-def stop_daemon(paths: RuntimePaths) -> None:
-    """Stop the daemon; one that does not answer is killed (it is this module's own)."""
-    status = read_status(paths)
-    if status is None:
-        return
-    try:
-        with Client(paths=paths, autostart=False, call_timeout_s=10.0) as c:
-            c.stop()
-    except PrewriteError:
-        os.kill(status.pid, 9)
-    assert wait_gone(status.pid, 30.0)
-
-
 @pytest.fixture(scope="module")
 def bounded_daemon() -> Iterator[RuntimePaths]:
     """A daemon of this module's own, under an address-space limit."""
-    with tempfile.TemporaryDirectory(prefix="pw-", dir="/tmp") as d:
-        paths = RuntimePaths(Path(d) / "run")
-        with pytest.MonkeyPatch.context() as mp:
-            mp.setenv("PREWRITE_DAEMON_CMD", bounded_daemon_command())
-            Client(paths=paths).close()
-        try:
-            yield paths
-        finally:
-            stop_daemon(paths)
-
-
-def peak_rss(paths: RuntimePaths) -> int:
-    status = read_status(paths)
-    assert status is not None, "the daemon is gone"
-    text = Path(f"/proc/{status.pid}/status").read_text()
-    line = next(x for x in text.splitlines() if x.startswith("VmHWM:"))
-    return int(line.split()[1]) * 1024
+    with private_daemon(bounded=True) as paths:
+        yield paths
 
 
 def make_repo(base: Path, language: str) -> tuple[Path, FileChange, str]:

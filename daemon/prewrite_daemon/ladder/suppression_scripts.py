@@ -9,12 +9,10 @@ not a comment. Which comments are directives, and what each silences, is in
 from __future__ import annotations
 
 from functools import cache, lru_cache
-from typing import TYPE_CHECKING
 
 import tree_sitter
-import tree_sitter_javascript
-import tree_sitter_typescript
 
+from prewrite_daemon.ladder.formats.javascript import GRAMMARS
 from prewrite_daemon.ladder.suppression_sites import (
     KEPT,
     TEXT_CAP,
@@ -25,25 +23,12 @@ from prewrite_daemon.ladder.suppression_sites import (
     starts_word,
 )
 
-if TYPE_CHECKING:
-    from collections.abc import Callable
-
 SCRIPT_MARKS = ("@ts-", "eslint", "biome-ignore")  # every directive holds one
 _SCRIPT_BYTES = tuple(m.encode() for m in SCRIPT_MARKS)
-_GRAMMARS: dict[str, Callable[[], object]] = {
-    ".js": tree_sitter_javascript.language,
-    ".mjs": tree_sitter_javascript.language,
-    ".cjs": tree_sitter_javascript.language,
-    ".jsx": tree_sitter_javascript.language,
-    ".ts": tree_sitter_typescript.language_typescript,
-    ".mts": tree_sitter_typescript.language_typescript,
-    ".cts": tree_sitter_typescript.language_typescript,
-    ".tsx": tree_sitter_typescript.language_tsx,
-}
 
 
 def is_script(path: str) -> bool:
-    return _suffix(path) in _GRAMMARS
+    return _suffix(path) in GRAMMARS
 
 
 def script_sites(path: str, text: str) -> Found:
@@ -57,7 +42,7 @@ def _suffix(path: str) -> str:
 
 @cache
 def _comments_query(suffix: str) -> tuple[tree_sitter.Parser, tree_sitter.Query]:
-    language = tree_sitter.Language(_GRAMMARS[suffix]())
+    language = tree_sitter.Language(GRAMMARS[suffix]())
     return tree_sitter.Parser(language), tree_sitter.Query(language, "(comment) @c")
 
 

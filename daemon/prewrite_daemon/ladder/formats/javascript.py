@@ -26,7 +26,8 @@ if TYPE_CHECKING:
 
     from prewrite.protocol import Diagnostic
 
-_GRAMMARS: dict[str, Callable[[], object]] = {
+# Each JavaScript/TypeScript suffix's tree-sitter grammar (the suppressions step reads these too)
+GRAMMARS: dict[str, Callable[[], object]] = {
     ".js": tree_sitter_javascript.language,
     ".mjs": tree_sitter_javascript.language,
     ".cjs": tree_sitter_javascript.language,
@@ -36,13 +37,13 @@ _GRAMMARS: dict[str, Callable[[], object]] = {
     ".cts": tree_sitter_typescript.language_typescript,
     ".tsx": tree_sitter_typescript.language_tsx,
 }
-SUFFIXES = tuple(_GRAMMARS)
+SUFFIXES = tuple(GRAMMARS)
 _SNIPPET = 40
 
 
 @cache
 def _parser(suffix: str) -> tree_sitter.Parser:
-    return tree_sitter.Parser(tree_sitter.Language(_GRAMMARS[suffix]()))
+    return tree_sitter.Parser(tree_sitter.Language(GRAMMARS[suffix]()))
 
 
 def check(path: str, text: str) -> Diagnostic | None:
