@@ -34,22 +34,23 @@ def strip_jsonc(text: str) -> str:
 
 
 def loads(text: str) -> object:
-    """The value of ``text``; ``ValueError`` when no reader takes it (see the module)."""
+    """The value of ``text``; ``ValueError`` when no reader takes it (see the module), nesting
+    deeper than the readers go included."""
+    try:
+        return _first_reader(text)
+    except RecursionError:
+        raise ValueError("nested too deeply to read") from None
+
+
+def _first_reader(text: str) -> object:
     try:
         return json.loads(text)
     except ValueError:
         pass
-    except RecursionError:
-        raise ValueError("nested too deeply to read") from None
     try:
         return json.loads(strip_jsonc(text))
     except ValueError:
         if len(text) > LENIENT_LIMIT:
             too_long = f"not JSON with comments, and over {LENIENT_LIMIT} characters"
             raise ValueError(too_long) from None
-    except RecursionError:
-        raise ValueError("nested too deeply to read") from None
-    try:
-        return json5.loads(text)
-    except RecursionError:
-        raise ValueError("nested too deeply to read") from None
+    return json5.loads(text)
