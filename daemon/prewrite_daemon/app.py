@@ -40,6 +40,8 @@ from prewrite.protocol import (
 from prewrite.runtime import DaemonStatusFile, RuntimePaths, ensure_private_dir, runtime_paths
 from prewrite_daemon.backends.node import sanitized_path
 from prewrite_daemon.editor.hub import EditorHub
+from prewrite_daemon.languages.python import PYTHON
+from prewrite_daemon.library_protocols import stop_scans
 from prewrite_daemon.limits import check_state_dir
 from prewrite_daemon.planning import DEFAULT_PLANNING_BUDGET_S
 from prewrite_daemon.rpc import serve_unix
@@ -54,6 +56,7 @@ log = logging.getLogger("prewrite_daemon")
 
 SHUTDOWN_GRACE_S = 10.0
 DEFAULT_SPARE_IDLE_S = 60.0
+QUIET_S = 1.0  # no request for this long: background warm-up may start
 
 
 class Daemon:
@@ -64,12 +67,14 @@ class Daemon:
         max_warm: int,
         spare_idle_s: float = DEFAULT_SPARE_IDLE_S,
         planning_budget_s: float = DEFAULT_PLANNING_BUDGET_S,
+        ready_checker: bool = True,
     ) -> None:
         self.paths = paths
         self.idle_timeout_s = idle_timeout_s
         self.registry = Registry(
             paths.state_dir, max_warm, protected=(paths.runtime_dir,),
             planning_budget_s=planning_budget_s, watch_after_reply=True,
+            ready_checkers=ready_checker, quiet=self._quiet,
         )  # fmt: skip
         self.started = time.monotonic()
         self.last_activity = time.monotonic()
@@ -108,6 +113,15 @@ class Daemon:
             if self.in_flight == 0:
                 self.idle.set()
 
+    async def _quiet(self) -> None:
+        """Until no request has been under way for ``QUIET_S`` (a ready checker's warm-up
+        waits for it, so it does not hold the server a first check is about to take)."""
+        while True:
+            await self.idle.wait()
+            await asyncio.sleep(QUIET_S)
+            if self.idle.is_set() and time.monotonic() - self.last_activity >= QUIET_S:
+                return
+
     def _editor_busy(self, delta: int) -> None:
         """An attached editor is activity: the idle timeout waits for it to detach."""
         self._editors_attached += delta
@@ -118,6 +132,7 @@ class Daemon:
             self.stopping.set()
         else:
             self.registry.start_watchers()  # a check's new watchers, once its reply is out
+            self.registry.ready.refill()  # the next workspace's (or restart's) checker
 
     def _status(self) -> StatusReply:
         return StatusReply(
@@ -144,6 +159,7 @@ class Daemon:
         log.info(
             "prewrite daemon %s listening on %s (pid %s)", __version__, socket_path, os.getpid()
         )
+        self.registry.ready.fill(PYTHON)  # loading while the first request comes in
         try:
             async with asyncio.TaskGroup() as tg:
                 idle = tg.create_task(self._idle_watch()) if self.idle_timeout_s else None
@@ -159,6 +175,7 @@ class Daemon:
                 log.warning("stopping with requests still running after %ss", SHUTDOWN_GRACE_S)
             await self.editors.stop()
             await self.registry.stop()
+            stop_scans()  # the Protocol scans under way: nobody will read their answers
             socket_path.unlink(missing_ok=True)
             log.info("prewrite daemon stopped")
 
@@ -215,6 +232,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         "half its deadline leaves); past it, every importer is compared (default 2)",
     )
     parser.add_argument(
+        "--no-ready-checker",
+        action="store_true",
+        default=os.environ.get("PREWRITE_READY_CHECKER") == "0",
+        help="start no pyright ahead of need (one waits, unbound, for the next workspace or "
+        "restart: ~100 MB, and the first check does not pay the server's start)",
+    )
+    parser.add_argument(
         "--detach", action="store_true", help="fork into the background (used by auto-start)"
     )
     args = parser.parse_args(argv)
@@ -253,7 +277,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         daemon = Daemon(
             paths, args.idle_timeout, max(1, args.max_warm), args.editor_spare_idle,
-            max(0.0, args.planning_budget),
+            max(0.0, args.planning_budget), not args.no_ready_checker,
         )  # fmt: skip
         asyncio.run(daemon.run())
     return 0

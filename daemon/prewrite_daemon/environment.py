@@ -10,16 +10,15 @@ before its verdict is sent: a verdict is only given if nothing moved in between.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import shutil
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from prewrite.errors import InvalidWorkspace, UnreadableFile
 from prewrite.files import read_or_none, sha256_regular
+from prewrite_daemon.interpreter_query import ask_interpreter
 from prewrite_daemon.interpreter_trust import interpreter_places
 
 if TYPE_CHECKING:
@@ -43,12 +42,6 @@ _REQUIREMENTS_PREFIX = "requirements"
 _PACKAGE_MARKERS = (".dist-info", ".egg-info", ".egg-link", ".pth")
 _TREE_SUFFIXES = (".py", ".pyi", "py.typed", ".pth")
 MAX_TREE_FILES = 20_000
-
-_QUERY = (
-    "import json, site, sys; "
-    "paths = list(site.getsitepackages()) + [site.getusersitepackages()] + sys.path; "
-    "print(json.dumps({'paths': paths, 'version': sys.version}))"
-)
 
 
 @dataclass(frozen=True)
@@ -97,26 +90,8 @@ def is_graph_file(rel: str) -> bool:
 
 
 def site_dirs(python: str) -> list[Path]:
-    """The interpreter's package directories (asked once: the answer is fixed per interpreter)."""
-    try:
-        out = subprocess.run(
-            [python, "-I", "-c", _QUERY], capture_output=True, text=True, timeout=30, check=True,
-            cwd="/",  # isolated, and in no workspace: nothing there is imported
-        ).stdout  # fmt: skip
-    except (OSError, subprocess.SubprocessError) as exc:
-        raise InvalidWorkspace(f"cannot run the interpreter {python}: {exc}") from exc
-    try:
-        paths = [str(p) for p in json.loads(out)["paths"]]
-    except (ValueError, KeyError, TypeError) as exc:
-        raise InvalidWorkspace(
-            f"{python} is not a Python interpreter (it printed {out[:80]!r})"
-        ) from exc
-    found: list[Path] = []
-    for p in paths:
-        path = Path(p)
-        if path.name in ("site-packages", "dist-packages") and path.is_dir() and path not in found:
-            found.append(path)
-    return found
+    """The interpreter's package directories (``interpreter_query``; fixed per interpreter)."""
+    return ask_interpreter(python).site_dirs
 
 
 def pth_dirs(dirs: list[Path]) -> list[Path]:

@@ -19,6 +19,8 @@ the stubs something it sees imports (``protocol_names.reachable_protocols``).
   for it, so neither the event loop nor the GIL carries the parsing.
 - **Kept**: the scan keeps typeshed's facts per pyright version and each tree's per listing
   stamp (a package installed, removed or edited in place moves it) under the state dir.
+- **Ended with the daemon**: ``stop_scans`` kills the scans under way when the daemon stops,
+  and a scan whose parent is gone (the daemon killed) stops by itself within a second.
 - **Failures**: logged; a failed scan is retried once per environment (by a later ``get()``),
   then ``get()`` stays None. Never raised.
 """
@@ -61,6 +63,17 @@ _MAX_ANSWER = 64 * 1024 * 1024
 _failures: dict[str, int] = {}  # environment key -> failed scans, for the daemon's lifetime
 _failures_lock = threading.Lock()
 _runs = itertools.count()
+_live: set[subprocess.Popen[bytes]] = set()  # scans under way, killed when the daemon stops
+_live_lock = threading.Lock()
+
+
+def stop_scans() -> None:
+    """Kill every scan under way (the daemon is stopping: nobody will read an answer)."""
+    with _live_lock:
+        procs = list(_live)
+    for proc in procs:
+        with contextlib.suppress(OSError):
+            os.killpg(proc.pid, signal.SIGKILL)  # its own session: the scan spawns nothing
 
 
 class ScanState(enum.Enum):
@@ -179,6 +192,8 @@ class LibraryProtocols:
             argv, cwd="/", stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE, start_new_session=True,
         ) as proc:  # fmt: skip
+            with _live_lock:
+                _live.add(proc)
             try:
                 _, err = proc.communicate(json.dumps(request).encode(), timeout=timeout)
             except subprocess.TimeoutExpired as exc:
@@ -186,6 +201,9 @@ class LibraryProtocols:
                     os.killpg(proc.pid, signal.SIGKILL)  # the group: the scan spawns nothing
                 proc.communicate()  # killed: drains and closes the pipes
                 raise ScanFailed(f"it took longer than {timeout:.0f}s") from exc
+            finally:
+                with _live_lock:
+                    _live.discard(proc)
         try:
             if proc.returncode == MISS and lookup:
                 return None

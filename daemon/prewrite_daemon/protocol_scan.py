@@ -28,6 +28,7 @@ import json
 import os
 import signal
 import sys
+import threading
 import time
 from collections import defaultdict
 
@@ -44,7 +45,9 @@ from prewrite_daemon.protocol_names import (
 
 FORMAT = 2  # of the request and the answer (the caches are keyed by ``model_version``)
 MISS = 3
-_NICE = 10  # behind the checker, which the first check waits for
+_NICE = 19  # behind everything: the checker the first check waits for, the ladder
+PARENT_POLL_S = 1.0
+PARENT_GONE = 4  # the exit status when the daemon went first
 
 
 def scan(levels: list[Level], lookup: bool) -> LibraryProtocolSet | None:
@@ -76,6 +79,7 @@ def main() -> int:
     if request.get("format") != FORMAT:
         raise ValueError(f"request format {request.get('format')!r}, expected {FORMAT}")
     signal.alarm(max(1, int(request["seconds"])))  # the daemon kills it too; this if it is gone
+    _exit_with_parent()
     os.nice(_NICE)
     gc.disable()  # trees without cycles, thousands of them: the collector only costs
     started = time.monotonic()
@@ -103,6 +107,19 @@ def main() -> int:
         _forget_old_answers(cache_dir)
     write_atomic(str(request["out"]), known)
     return 0
+
+
+def _exit_with_parent() -> None:
+    """The daemon killed (no ``stop_scans``): nobody will read the answer, so stop within a
+    second instead of scanning on to the alarm."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL_S)
+        os._exit(PARENT_GONE)
+
+    threading.Thread(target=watch, name="parent watch", daemon=True).start()
 
 
 def _forget_old_answers(cache_dir: str, keep: int = 32) -> None:

@@ -32,6 +32,7 @@ import msgspec
 from prewrite.errors import PrewriteError
 from prewrite.trust import is_trusted
 from prewrite_daemon.apply import apply_patch, finish
+from prewrite_daemon.backends.ready import ReadyCheckers
 from prewrite_daemon.entry import DEFAULT_MAX_QUEUE, Entry, warm_up
 from prewrite_daemon.environment import resolve_python
 from prewrite_daemon.interpreter_trust import interpreter_may_run
@@ -49,7 +50,7 @@ from prewrite_daemon.watcher import WorkspaceWatcher
 from prewrite_daemon.workspace import Workspace
 
 if TYPE_CHECKING:
-    from collections.abc import AsyncGenerator, Callable
+    from collections.abc import AsyncGenerator, Awaitable, Callable
 
     from prewrite.protocol import (
         ApplyReply,
@@ -86,10 +87,14 @@ class Registry:
         trusted: Callable[[Path], bool] | None = None,
         planning_budget_s: float = DEFAULT_PLANNING_BUDGET_S,
         watch_after_reply: bool = False,
+        ready_checkers: bool = False,
+        quiet: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         """``trusted`` decides whether a root may run its own code (default: the user's list,
         ``prewrite.trust``); ``planning_budget_s`` bounds narrowing per check (``planning``);
-        ``watch_after_reply``: new watchers wait for ``start_watchers`` (see there)."""
+        ``watch_after_reply``: new watchers wait for ``start_watchers`` (see there);
+        ``ready_checkers``: checkers started ahead of need (``backends.ready``; the daemon's),
+        warmed up once ``quiet`` returns (None: never)."""
         self.state_dir = state_dir
         self.max_warm = max_warm
         self.watch = watch
@@ -106,6 +111,7 @@ class Registry:
         self._releasing: set[Entry] = set()  # gone roots whose checker is being stopped
         self._superseded: list[Entry] = []  # of a trust that no longer holds: stopped when idle
         self._write_locks: dict[Path, asyncio.Lock] = {}
+        self.ready = ReadyCheckers(state_dir / "ready", ready_checkers, quiet)
 
     def entry(self, root: Path, python: str, language: Language = PYTHON) -> Entry:
         """The workspace of (root, language, interpreter, trust); trusting a root later makes
@@ -126,6 +132,7 @@ class Registry:
             shadow = self.state_dir / "shadows" / digest
             workspace = Workspace(root, python, shadow, trusted, language, may_run=may_run)
             workspace.planning_budget_s = self.planning_budget_s
+            workspace.take_ready = self.ready.take
             self.misses.apply(workspace)
             entry = Entry(workspace, self.state_dir, self.max_queue, self.limits, self.misses.found)
         self._entries[key] = entry  # most recently used last
@@ -302,5 +309,5 @@ class Registry:
 
     async def stop(self) -> None:
         entries = [*self._entries.values(), *self._releasing, *self._superseded]
-        await asyncio.gather(*(stop_entry(e) for e in entries))
+        await asyncio.gather(*(stop_entry(e) for e in entries), self.ready.stop())
         self.record.close()

@@ -30,7 +30,7 @@ from prewrite_daemon.recheck import PendingRecheck, RecheckQueue
 from prewrite_daemon.shadow import ShadowTree
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Awaitable, Callable
     from pathlib import Path
 
     from prewrite.protocol import CheckReply
@@ -93,6 +93,8 @@ class Workspace:
         self.rechecks = RecheckQueue()  # narrowed greens to compare again, unnarrowed, when idle
         self._unbuilt = RecheckQueue()  # narrowed greens whose pruned files the graph will say
         self.before_answer: Callable[[], None] | None = None  # test hook
+        # A checker started ahead of need (``backends.ready``), given by the registry.
+        self.take_ready: Callable[[Language], Awaitable[Backend | None]] | None = None
         self._crashes: list[float] = []
         self._backend_ran = False  # the current checker finished starting
         self.site_dirs = self.env.site_dirs
@@ -283,13 +285,31 @@ class Workspace:
         self._invalidate()
         self.rechecks.clear("the checker (re)started")
         self._unbuilt.clear("the checker (re)started")
-        backend = self.language.make_backend(self.shadow.shadow_root, self.env, self.run_python)
+        backend = await self._new_backend()
         self.backend, self.backend_env = backend, env
         self.editor_layer.clear(None)  # the new checker holds no buffers
         self._backend_ran = False
         await backend.start()
         self._backend_ran = True
         return backend
+
+    async def _new_backend(self) -> Backend:
+        """A checker over the shadow: the registry's ready one bound to it, or a new one."""
+        root, ready = self.shadow.shadow_root, None
+        if self.take_ready is not None:
+            ready = await self.take_ready(self.language)
+        if ready is not None:
+            try:
+                backend = self.language.make_backend(root, self.env, self.run_python, ready)
+            except BackendFailed as exc:  # it died meanwhile: a new one, as without it
+                log.warning("the ready checker could not take %s: %s", self.root, exc)
+                await ready.stop()
+            else:
+                if backend is ready:
+                    return backend
+                await ready.stop()
+                return backend
+        return self.language.make_backend(root, self.env, self.run_python)
 
     def _count_crash(self) -> None:
         now = time.monotonic()

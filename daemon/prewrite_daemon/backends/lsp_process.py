@@ -61,9 +61,14 @@ class LspProcess:
         settings: SettingsFn,
         env: dict[str, str] | None,
         quirks: ServerQuirks,
+        *,
+        unbound: bool = False,
     ) -> None:
+        """``unbound``: started with no workspace, ``root`` only its working directory, until
+        ``bind`` gives it one (a checker started ahead of need, ``backends.ready``)."""
         self.argv = argv
         self.root = root
+        self.unbound = unbound
         self.quirks = quirks
         self.capabilities: lsp.ServerCapabilities | None = None  # the server's, once started
         self._settings = settings
@@ -90,6 +95,8 @@ class LspProcess:
     # --- lifecycle ------------------------------------------------------------------------------
 
     async def start(self, timeout_s: float = 60.0) -> None:
+        if self.state is BackendState.RUNNING:
+            return  # started ahead of need and bound since (``bind``)
         self.state = BackendState.STARTING
         try:
             stdin = await self._child.spawn(self.argv, self.root, self._env, self._read_loop)
@@ -322,6 +329,8 @@ class LspProcess:
                 synchronization=lsp.TextDocumentSyncClientCapabilities(dynamic_registration=True),
             ),
         )
+        if self.unbound:  # started ahead of need: the tree comes later (``bind``)
+            return lsp.InitializeParams(capabilities=caps, process_id=os.getpid(), root_uri=None)
         uri = path_to_uri(str(self.root))
         return lsp.InitializeParams(
             capabilities=caps,
@@ -329,6 +338,20 @@ class LspProcess:
             root_uri=uri,
             workspace_folders=[lsp.WorkspaceFolder(uri=uri, name=self.root.name)],
         )
+
+    def bind(self, root: Path, settings: SettingsFn) -> None:
+        """Give a server started ``unbound`` its tree, as a workspace folder added: its
+        settings are asked for it then, and every document under it belongs to it."""
+        folders = self.capabilities.workspace if self.capabilities else None
+        support = folders.workspace_folders if folders else None
+        if not self.unbound or support is None or not support.change_notifications:
+            raise BackendFailed("the language server cannot take a workspace folder")
+        self.root, self._settings, self.unbound = root, settings, False
+        log.info("language server pid %s bound to %s", self.pid, root)
+        added = [lsp.WorkspaceFolder(uri=path_to_uri(str(root)), name=root.name)]
+        event = lsp.WorkspaceFoldersChangeEvent(added=added, removed=[])
+        params = lsp.DidChangeWorkspaceFoldersParams(event=event)
+        self._notify(lambda: self._client.workspace_did_change_workspace_folders(params))
 
     def _register_handlers(self) -> None:
         """Handlers for what servers send; anything else pygls logs and ignores."""

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
 from prewrite.errors import BackendFailed
 from prewrite_daemon.backends.base import RawDiagnostic
 from prewrite_daemon.backends.lsp_process import LspProcess
-from prewrite_daemon.backends.lsp_types import ServerQuirks
+from prewrite_daemon.backends.lsp_types import ServerQuirks, SettingsFn
 from prewrite_daemon.backends.node import node_executable
 from prewrite_daemon.process import run_captured
 
@@ -72,13 +73,7 @@ def cli_argv() -> list[str]:
     return [node_executable(), str(pyright_dist() / "index.js")]
 
 
-def make_pyright(root: Path, python: str | None) -> LspProcess:
-    """A pyright language server over the tree at ``root`` using ``python``'s packages.
-
-    ``python`` None: pyright is given no interpreter to run; the tree's configuration names the
-    venv to read instead (an untrusted workspace).
-    """
-
+def _settings(python: str | None) -> SettingsFn:
     def settings(section: str | None) -> Any:
         analysis = {"diagnosticMode": "openFilesOnly", "autoSearchPaths": True}
         if section == "python":
@@ -89,8 +84,96 @@ def make_pyright(root: Path, python: str | None) -> LspProcess:
             return {}
         return None
 
-    env = dict(os.environ, NODE_OPTIONS="--max-old-space-size=4096")
-    return LspProcess(langserver_argv(), root, settings, env, PYRIGHT_QUIRKS)
+    return settings
+
+
+def _env() -> dict[str, str]:
+    return dict(os.environ, NODE_OPTIONS="--max-old-space-size=4096")
+
+
+def make_pyright(root: Path, python: str | None, ready: LspProcess | None = None) -> LspProcess:
+    """A pyright language server over the tree at ``root`` using ``python``'s packages.
+
+    ``python`` None: pyright is given no interpreter to run; the tree's configuration names the
+    venv to read instead (an untrusted workspace). ``ready``: a server ``make_ready_pyright``
+    started, given the tree now (its settings are asked for the tree's folder, as a fresh
+    server's are for its root).
+    """
+    if ready is not None:
+        ready.bind(root, _settings(python))
+        return ready
+    return LspProcess(langserver_argv(), root, _settings(python), _env(), PYRIGHT_QUIRKS)
+
+
+# What a ready pyright checks while it waits (``backends.ready``): the standard library's most
+# used stubs and the constructs every project has, so the parser, binder and checker have run
+# (and been compiled by node) before a workspace's first check. Never written to disk; its
+# results are dropped; the workspace's own program is built afresh all the same.
+WARM_UP_SOURCE = """\
+import abc, collections, dataclasses, enum, functools, itertools, json, os, pathlib, re, typing
+from collections.abc import Iterator, Sequence
+from typing import Any, Generic, Protocol, TypeVar
+
+T = TypeVar("T")
+
+
+class Shape(abc.ABC):
+    @abc.abstractmethod
+    def area(self) -> float: ...
+
+
+@dataclasses.dataclass(frozen=True)
+class Point(Generic[T]):
+    x: T
+    y: T
+
+    def moved(self, dx: T) -> "Point[T]":
+        return dataclasses.replace(self, x=dx)
+
+
+class Color(enum.Enum):
+    RED = 1
+    GREEN = 2
+
+
+class Named(Protocol):
+    name: str
+
+
+def first(items: Sequence[T], default: T) -> T:
+    return items[0] if items else default
+
+
+def words(text: str) -> dict[str, int]:
+    counts: collections.Counter[str] = collections.Counter(re.findall(r"\\w+", text))
+    return dict(counts.most_common(3))
+
+
+def walk(root: pathlib.Path) -> Iterator[pathlib.Path]:
+    yield from (p for p in root.rglob("*.py") if p.is_file())
+
+
+def load(path: str) -> Any:
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+@functools.lru_cache(maxsize=None)
+def fib(n: int) -> int:
+    return n if n < 2 else fib(n - 1) + fib(n - 2)
+
+
+PAIRS = list(itertools.product([1, 2], ["a", "b"]))
+HOME: typing.Final = os.environ.get("HOME", "") + str(first([Color.RED], Color.GREEN).value)
+"""
+
+
+def make_ready_pyright(cwd: Path) -> LspProcess:
+    """A pyright language server to start ahead of need, with no tree until ``make_pyright``
+    binds it: node and pyright's code are loaded before the first check asks. Until then its
+    default workspace is told the daemon's own interpreter (nothing of any repository)."""
+    settings = _settings(sys.executable)
+    return LspProcess(langserver_argv(), cwd, settings, _env(), PYRIGHT_QUIRKS, unbound=True)
 
 
 async def cold_pyright(

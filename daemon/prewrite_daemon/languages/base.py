@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
     from prewrite.protocol import Diagnostic
     from prewrite_daemon.backends.base import Backend, RawDiagnostic
+    from prewrite_daemon.backends.ready import ReadyChecker
     from prewrite_daemon.environment import Fingerprint
 
 
@@ -141,8 +142,20 @@ class Language(Protocol):
         ``trusted`` False: nothing of the workspace may be run (``prewrite.trust``)."""
         ...
 
-    def make_backend(self, shadow_root: Path, env: Environment, run_python: str | None) -> Backend:
-        """A warm checker over the shadow tree."""
+    def make_backend(
+        self,
+        shadow_root: Path,
+        env: Environment,
+        run_python: str | None,
+        ready: Backend | None = None,
+    ) -> Backend:
+        """A warm checker over the shadow tree; ``ready``: one ``make_ready`` made and started,
+        bound to the tree now (a language without ready checkers never gets one)."""
+        ...
+
+    def make_ready(self, cwd: Path) -> ReadyChecker | None:
+        """A checker to start ahead of need, bound to a tree later (``backends.ready``); None:
+        this language's checker depends on the workspace (TypeScript's own version)."""
         ...
 
     async def cold_check(

@@ -9,16 +9,24 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from prewrite.trust import why_untrusted
-from prewrite_daemon.backends.pyright import checker_version, cold_pyright, make_pyright
+from prewrite_daemon.backends.lsp_process import LspProcess
+from prewrite_daemon.backends.pyright import (
+    WARM_UP_SOURCE,
+    checker_version,
+    cold_pyright,
+    make_pyright,
+    make_ready_pyright,
+)
+from prewrite_daemon.backends.ready import ReadyChecker
 from prewrite_daemon.checker_config import CONFIG_FILES, JSON_CONFIG, disk_reader
 from prewrite_daemon.environment import (
     Fingerprint,
     fingerprint,
     is_graph_file,
     read_site_dirs,
-    site_dirs,
 )
 from prewrite_daemon.imports import interface_changed
+from prewrite_daemon.interpreter_query import ask_interpreter
 from prewrite_daemon.layout import Layout, compute_layout
 from prewrite_daemon.library_protocols import configured_typesheds, for_environment
 from prewrite_daemon.name_deps import NameGraph
@@ -43,6 +51,9 @@ class PythonEnvironment:
     run_python: str | None
     site_dirs: list[Path]
     checker: str
+    # The interpreter pyright is told: ``run_python``, or an executable that answers the same
+    # (``interpreter_query``); None where nothing may run.
+    pyright_python: str | None = None
 
     def layout(self) -> Layout:
         unrun = None if self.run_python else self.python
@@ -85,12 +96,27 @@ class PythonLanguage:
         self, root: Path, python: str, run_python: str | None, trusted: bool
     ) -> PythonEnvironment:
         del trusted  # run_python already says whether the interpreter may run
-        dirs = site_dirs(python) if run_python else read_site_dirs(python)
-        return PythonEnvironment(root, python, run_python, dirs, checker_version())
+        if run_python is None:
+            dirs = read_site_dirs(python)
+            return PythonEnvironment(root, python, None, dirs, checker_version())
+        answer = ask_interpreter(run_python)
+        return PythonEnvironment(
+            root, python, run_python, answer.site_dirs, checker_version(), answer.for_pyright
+        )
 
-    def make_backend(self, shadow_root: Path, env: Environment, run_python: str | None) -> Backend:
-        del env
-        return make_pyright(shadow_root, run_python)
+    def make_backend(
+        self,
+        shadow_root: Path,
+        env: Environment,
+        run_python: str | None,
+        ready: Backend | None = None,
+    ) -> Backend:
+        told = env.pyright_python if isinstance(env, PythonEnvironment) else run_python
+        bindable = ready if isinstance(ready, LspProcess) else None
+        return make_pyright(shadow_root, told if run_python else None, bindable)
+
+    def make_ready(self, cwd: Path) -> ReadyChecker | None:
+        return ReadyChecker(make_ready_pyright(cwd), ("warm_up.py", WARM_UP_SOURCE))
 
     async def cold_check(
         self, tree: Path, env: Environment, run_python: str | None, timeout_s: float

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
     from prewrite.protocol import Diagnostic
     from prewrite_daemon.backends.base import Backend, RawDiagnostic
+    from prewrite_daemon.backends.ready import ReadyChecker
     from prewrite_daemon.languages.base import CheckerLayout, Environment
 
 MIRRORED_NAMES = frozenset({"package.json"})
@@ -74,10 +75,20 @@ class TypeScriptLanguage:
         choice = choose_typescript(root, trusted)
         return TsEnvironment(root, choice, nearest_node_modules(root), trusted)
 
-    def make_backend(self, shadow_root: Path, env: Environment, run_python: str | None) -> Backend:
-        del run_python
+    def make_backend(
+        self,
+        shadow_root: Path,
+        env: Environment,
+        run_python: str | None,
+        ready: Backend | None = None,
+    ) -> Backend:
+        del run_python, ready  # the workspace's own TypeScript: none is started ahead
         assert isinstance(env, TsEnvironment)
         return make_typescript_backend(env.ts, shadow_root)
+
+    def make_ready(self, cwd: Path) -> ReadyChecker | None:
+        del cwd
+        return None
 
     async def cold_check(
         self, tree: Path, env: Environment, run_python: str | None, timeout_s: float
