@@ -63,7 +63,7 @@ def _first_check(
     pid = client.daemon_pid
     try:
         if running:
-            other = work / "other" / "shop-repo"
+            other = work.parent / f"other-{work.name}" / "shop-repo"  # outside the state
             shutil.copytree(demo.EXAMPLE, other, dirs_exist_ok=True)
             client.check(other, demo.green_patch(other), timeout_s=measure.CHECK_TIMEOUT_S)
             time.sleep(QUIET_S)

@@ -41,7 +41,7 @@ from prewrite.runtime import DaemonStatusFile, RuntimePaths, ensure_private_dir,
 from prewrite_daemon.backends.node import sanitized_path
 from prewrite_daemon.editor.hub import EditorHub
 from prewrite_daemon.languages.python import PYTHON
-from prewrite_daemon.library_protocols import stop_scans
+from prewrite_daemon.library_protocols import pause_scans, resume_scans, stop_scans
 from prewrite_daemon.limits import check_state_dir
 from prewrite_daemon.planning import DEFAULT_PLANNING_BUDGET_S
 from prewrite_daemon.rpc import serve_unix
@@ -87,6 +87,8 @@ class Daemon:
 
     async def handle(self, request: Request) -> Reply:
         self.in_flight += 1
+        if self.in_flight == 1:
+            pause_scans()  # background Protocol scans wait while a request is served
         self.idle.clear()
         try:
             match request:
@@ -112,6 +114,7 @@ class Daemon:
             self.last_activity = time.monotonic()
             if self.in_flight == 0:
                 self.idle.set()
+                resume_scans()
 
     async def _quiet(self) -> None:
         """Until no request has been under way for ``QUIET_S`` (a ready checker's warm-up

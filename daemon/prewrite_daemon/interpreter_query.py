@@ -20,6 +20,8 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -64,6 +66,30 @@ def ask_interpreter(python: str) -> InterpreterAnswer:
         if path.name in ("site-packages", "dist-packages") and path.is_dir() and path not in found:
             found.append(path)
     return InterpreterAnswer(python, found, executable, raw, _equivalent(python, executable, raw))
+
+
+_asked: dict[str, tuple[float, InterpreterAnswer]] = {}  # asked ahead, taken once
+_asked_lock = threading.Lock()
+FRESH_S = 10.0  # an answer asked ahead and not taken by then is asked again
+
+
+def prefetch(python: str) -> None:
+    """Ask ``python`` now, in a thread, for the workspace about to be made to take
+    (``take_prefetched``): once, so a later workspace asks afresh, as it always did."""
+    try:
+        answer = ask_interpreter(python)
+    except InvalidWorkspace:
+        return  # asked again when the workspace is made, and refused there
+    with _asked_lock:
+        _asked[python] = (time.monotonic(), answer)
+
+
+def take_prefetched(python: str) -> InterpreterAnswer | None:
+    with _asked_lock:
+        asked = _asked.pop(python, None)
+    if asked is None or time.monotonic() - asked[0] > FRESH_S:
+        return None
+    return asked[1]
 
 
 def _equivalent(python: str, executable: str, raw: str) -> str:

@@ -21,6 +21,9 @@ the stubs something it sees imports (``protocol_names.reachable_protocols``).
   stamp (a package installed, removed or edited in place moves it) under the state dir.
 - **Ended with the daemon**: ``stop_scans`` kills the scans under way when the daemon stops,
   and a scan whose parent is gone (the daemon killed) stops by itself within a second.
+- **Behind the requests**: paused (SIGSTOP) while the daemon serves a request, resumed when it
+  serves none (``pause_scans``): the first check of a workspace must not share two cores with a
+  scan of every installed package.
 - **Failures**: logged; a failed scan is retried once per environment (by a later ``get()``),
   then ``get()`` stays None. Never raised.
 """
@@ -65,15 +68,38 @@ _failures_lock = threading.Lock()
 _runs = itertools.count()
 _live: set[subprocess.Popen[bytes]] = set()  # scans under way, killed when the daemon stops
 _live_lock = threading.Lock()
+_paused = False  # requests are under way: scans wait (``pause_scans``)
 
 
 def stop_scans() -> None:
     """Kill every scan under way (the daemon is stopping: nobody will read an answer)."""
+    _signal_scans(signal.SIGKILL)
+
+
+def pause_scans() -> None:
+    """Stop every scan's process (SIGSTOP) while requests are under way: on a machine of few
+    cores, the checker a request waits for gets them. Scans started meanwhile start stopped.
+    If the daemon dies, its scans' process groups are orphaned and the kernel sends them
+    SIGHUP and SIGCONT: they end."""
+    global _paused
+    with _live_lock:
+        _paused = True
+    _signal_scans(signal.SIGSTOP)
+
+
+def resume_scans() -> None:
+    global _paused
+    with _live_lock:
+        _paused = False
+    _signal_scans(signal.SIGCONT)
+
+
+def _signal_scans(signum: int) -> None:
     with _live_lock:
         procs = list(_live)
     for proc in procs:
         with contextlib.suppress(OSError):
-            os.killpg(proc.pid, signal.SIGKILL)  # its own session: the scan spawns nothing
+            os.killpg(proc.pid, signum)  # its own process group: the scan spawns nothing
 
 
 class ScanState(enum.Enum):
@@ -190,10 +216,13 @@ class LibraryProtocols:
         argv = [sys.executable, "-I", "-m", "prewrite_daemon.protocol_scan"]
         with subprocess.Popen(
             argv, cwd="/", stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE, start_new_session=True,
+            stderr=subprocess.PIPE, process_group=0,  # the daemon's session (see pause)
         ) as proc:  # fmt: skip
             with _live_lock:
                 _live.add(proc)
+                if _paused:
+                    with contextlib.suppress(OSError):
+                        os.killpg(proc.pid, signal.SIGSTOP)
             try:
                 _, err = proc.communicate(json.dumps(request).encode(), timeout=timeout)
             except subprocess.TimeoutExpired as exc:

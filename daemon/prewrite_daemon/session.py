@@ -35,6 +35,7 @@ from prewrite_daemon.apply import apply_patch, finish
 from prewrite_daemon.backends.ready import ReadyCheckers
 from prewrite_daemon.entry import DEFAULT_MAX_QUEUE, Entry, warm_up
 from prewrite_daemon.environment import resolve_python
+from prewrite_daemon.interpreter_query import prefetch
 from prewrite_daemon.interpreter_trust import interpreter_may_run
 from prewrite_daemon.ladder.config import load_config
 from prewrite_daemon.ladder.record import VerdictRecord, record_verdict
@@ -113,14 +114,28 @@ class Registry:
         self._write_locks: dict[Path, asyncio.Lock] = {}
         self.ready = ReadyCheckers(state_dir / "ready", ready_checkers, quiet)
 
-    def entry(self, root: Path, python: str, language: Language = PYTHON) -> Entry:
-        """The workspace of (root, language, interpreter, trust); trusting a root later makes
-        a new one, and the old one's checker stops (``_retire``)."""
+    def _key(self, root: Path, python: str, language: Language) -> Key:
         trusted = self.trusted(root)
         others = [e.workspace.root for e in self._entries.values() if not e.workspace.trusted]
         others = [r for r in others if r != root]  # this root's trust is the one asked now
         may_run = interpreter_may_run(python, root, trusted, others, self.trusted)
-        key = (root, language.name, python, trusted, may_run)
+        return (root, language.name, python, trusted, may_run)
+
+    async def _ask_ahead(self, root: Path, python: str | None) -> None:
+        """A new Python workspace asks its interpreter (~30-200 ms) off the event loop, before
+        it is made (``interpreter_query.prefetch``); failures are left to its making."""
+        try:
+            key = self._key(root, resolve_python(root, python), PYTHON)
+        except PrewriteError:
+            return
+        if key not in self._entries and key[4]:  # new, and its interpreter may run
+            await asyncio.to_thread(prefetch, key[2])
+
+    def entry(self, root: Path, python: str, language: Language = PYTHON) -> Entry:
+        """The workspace of (root, language, interpreter, trust); trusting a root later makes
+        a new one, and the old one's checker stops (``_retire``)."""
+        key = self._key(root, python, language)
+        trusted, may_run = key[3], key[4]
         entry = self._entries.pop(key, None)
         if entry is None:
             for old in [k for k in self._entries if k[:3] == key[:3]]:
@@ -168,6 +183,7 @@ class Registry:
     ) -> AsyncGenerator[tuple[list[Entry], Ladder]]:
         """The entries that judge ``request`` (held in use) and a ladder over them."""
         check_state_dir(self.state_dir)
+        await self._ask_ahead(root, request.python)
         entries = self.entries_for(root, request.python, [c.path for c in request.changes])
         with all_in_use(entries):
             await self._evict(keep=entries)

@@ -111,6 +111,7 @@ async def test_a_bound_ready_checker_reports_what_cold_pyright_does(
     assert surplus(cold, reply.diagnostics) == []
 
     registry.ready.refill()  # as the daemon does after a reply
+    await registry.ready.wait_refilled()
     second_pid = await _ready_pid(registry)
     assert second_pid not in (None, pid)
     other = _repo(tmp_path, "other")

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 import pytest
 
 from prewrite.errors import InvalidWorkspace
-from prewrite_daemon.interpreter_query import ask_interpreter
+from prewrite_daemon import interpreter_query
+from prewrite_daemon.interpreter_query import ask_interpreter, prefetch, take_prefetched
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -64,3 +65,22 @@ def test_a_wrapper_whose_environment_differs_only_for_it_keeps_the_wrapper(
 def test_something_that_is_not_python_is_refused(tmp_path: Path) -> None:
     with pytest.raises(InvalidWorkspace, match=r"not a Python interpreter|cannot run"):
         ask_interpreter(_wrapper(tmp_path, "python3", "echo hello"))
+
+
+def test_an_answer_asked_ahead_is_taken_once_and_only_while_fresh(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    prefetch(sys.executable)
+    first = take_prefetched(sys.executable)
+    assert first is not None
+    assert first.for_pyright == sys.executable
+    assert take_prefetched(sys.executable) is None  # once: the next workspace asks afresh
+    prefetch(sys.executable)
+    monkeypatch.setattr(interpreter_query, "FRESH_S", -1.0)
+    assert take_prefetched(sys.executable) is None  # too old: asked again
+
+
+def test_asking_ahead_an_interpreter_that_fails_leaves_nothing(tmp_path: Path) -> None:
+    broken = _wrapper(tmp_path, "python3", "exit 3")
+    prefetch(broken)
+    assert take_prefetched(broken) is None

@@ -8,9 +8,11 @@ import hashlib
 import os
 import subprocess
 import sys
+import time
 import zipfile
 from typing import TYPE_CHECKING
 
+import psutil
 import pytest
 
 from prewrite_daemon.library_protocols import (
@@ -18,6 +20,8 @@ from prewrite_daemon.library_protocols import (
     LibraryProtocols,
     ScanState,
     for_environment,
+    pause_scans,
+    resume_scans,
 )
 from prewrite_daemon.protocol_files import MAX_SOURCE_BYTES, read_bounded
 from prewrite_daemon.protocol_names import LibraryProtocolSet, reachable_protocols
@@ -25,6 +29,7 @@ from prewrite_daemon.symbol_changes import STDLIB_PROTOCOL_MEMBERS
 from tests.support.setups import make_venv
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
 
 pytestmark = pytest.mark.timeout(300)
@@ -235,3 +240,62 @@ def test_a_scan_past_its_deadline_is_killed(tmp_path: Path) -> None:
     assert stats.state is ScanState.FAILED
     assert stats.error is not None
     assert "longer than" in stats.error
+
+
+def _scan_processes() -> list[psutil.Process]:
+    me = psutil.Process()
+    return [p for p in me.children() if "prewrite_daemon.protocol_scan" in " ".join(p.cmdline())]
+
+
+def _wait_for(condition: Callable[[], bool], seconds: float = 30.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_a_scan_waits_while_requests_are_served(tmp_path: Path) -> None:
+    """Started while paused, it starts stopped; resumed, it answers."""
+    library = for_environment([], cache_dir=tmp_path / "cache")  # typeshed: seconds of work
+    pause_scans()
+    try:
+        assert library.get() is None
+        assert _wait_for(lambda: len(_scan_processes()) == 1)
+        (scan,) = _scan_processes()
+        assert _wait_for(lambda: scan.status() == psutil.STATUS_STOPPED)
+    finally:
+        resume_scans()
+    assert _wait_for(lambda: scan.status() != psutil.STATUS_STOPPED)
+    assert library.wait(SCAN_S) is not None
+
+
+PAUSED_PARENT = """
+import sys, time
+from pathlib import Path
+from prewrite_daemon.library_protocols import _live, for_environment, pause_scans
+library = for_environment([], cache_dir=Path(sys.argv[1]))
+library.get()
+while not _live:
+    time.sleep(0.01)
+pause_scans()
+print(next(iter(_live)).pid, flush=True)
+time.sleep(600)
+"""
+
+
+def test_a_paused_scan_ends_when_its_daemon_is_killed(tmp_path: Path) -> None:
+    """The daemon SIGKILLed while a scan is stopped: the kernel hangs the orphaned group up."""
+    with subprocess.Popen(
+        [sys.executable, "-c", PAUSED_PARENT, str(tmp_path / "cache")],
+        stdout=subprocess.PIPE, text=True,
+    ) as parent:  # fmt: skip
+        try:
+            assert parent.stdout is not None
+            scan = psutil.Process(int(parent.stdout.readline()))
+            assert _wait_for(lambda: scan.status() == psutil.STATUS_STOPPED)
+        finally:
+            parent.kill()
+            parent.wait(30)
+    assert _wait_for(lambda: not scan.is_running() or scan.status() == psutil.STATUS_ZOMBIE)

@@ -2,10 +2,11 @@
 
 A fresh pyright spends ~300 ms before it can take a request (node starting, pyright's code
 compiled, the LSP handshake) — more than the cold CLI needs on a small project. So the daemon
-starts one when it starts, and again after a reply took one, and a workspace's first check (or
-its checker's restart) binds that server to its shadow tree (``LspProcess.bind``: a workspace
-folder added, its settings asked for that folder) instead of starting its own. What the check
-sees is the same server, the same settings and the same tree; only the wait is gone.
+starts one when it starts, and again (once quiet) after a reply took one, and a workspace's
+first check (or its checker's restart) binds that server to its shadow tree
+(``LspProcess.bind``: a workspace folder added, its settings asked for that folder) instead of
+starting its own. What the check sees is the same server, the same settings and the same tree;
+only the wait is gone.
 
 - **Bounded**: a ready checker still starting when asked is waited for up to ``TAKE_WAIT_S``;
   one that fails or takes longer is stopped, and the workspace starts its own, as it would
@@ -73,6 +74,7 @@ class ReadyCheckers:
         self._slots: dict[str, _Slot] = {}
         self._languages: dict[str, Language] = {}  # every language filled once, to refill
         self._failed: set[str] = set()
+        self._refilling: asyncio.Task[None] | None = None
 
     def fill(self, language: Language) -> None:
         """Start ``language``'s ready checker unless one is held or starting."""
@@ -95,9 +97,25 @@ class ReadyCheckers:
         self._slots[name] = slot
 
     def refill(self) -> None:
-        """Replace what was taken (after a reply: the check that took it is done)."""
-        for language in list(self._languages.values()):
-            self.fill(language)
+        """Replace what was taken (after a reply), once the daemon is quiet: the next request
+        should not share the machine with a server starting for a later one."""
+        missing = [lang for name, lang in self._languages.items() if name not in self._slots]
+        if not missing or self._refilling is not None:
+            return
+        if self.quiet is None:
+            for language in missing:
+                self.fill(language)
+            return
+        self._refilling = asyncio.create_task(self._refill_when_quiet(), name="ready refill")
+
+    async def _refill_when_quiet(self) -> None:
+        assert self.quiet is not None
+        try:
+            await self.quiet()
+            for language in list(self._languages.values()):
+                self.fill(language)
+        finally:
+            self._refilling = None
 
     async def take(self, language: Language) -> Backend | None:
         """The ready checker of ``language``, started and unbound, or None."""
@@ -118,6 +136,11 @@ class ReadyCheckers:
             return None
         return backend
 
+    async def wait_refilled(self) -> None:
+        """Until a refill waiting for the daemon to be quiet has started its checkers."""
+        if self._refilling is not None:
+            await asyncio.wait([self._refilling])
+
     async def wait_started(self, language: Language, warmed: bool = False) -> int | None:
         """The pid of ``language``'s ready checker once it has started (and ``warmed``: once
         its warm-up ended), keeping it ready; None: there is none, or it failed (tests)."""
@@ -134,6 +157,8 @@ class ReadyCheckers:
         slots = list(self._slots.values())
         self._slots.clear()
         tasks: list[asyncio.Task[Any]] = [slot.started for slot in slots]
+        if self._refilling is not None:
+            tasks.append(self._refilling)
         tasks += [slot.warming for slot in slots if slot.warming is not None]
         for task in tasks:
             task.cancel()  # a start under way stops its child (``LspProcess.start``)

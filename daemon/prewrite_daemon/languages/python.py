@@ -26,7 +26,7 @@ from prewrite_daemon.environment import (
     read_site_dirs,
 )
 from prewrite_daemon.imports import interface_changed
-from prewrite_daemon.interpreter_query import ask_interpreter
+from prewrite_daemon.interpreter_query import ask_interpreter, take_prefetched
 from prewrite_daemon.layout import Layout, compute_layout
 from prewrite_daemon.library_protocols import configured_typesheds, for_environment
 from prewrite_daemon.name_deps import NameGraph
@@ -99,7 +99,7 @@ class PythonLanguage:
         if run_python is None:
             dirs = read_site_dirs(python)
             return PythonEnvironment(root, python, None, dirs, checker_version())
-        answer = ask_interpreter(run_python)
+        answer = take_prefetched(run_python) or ask_interpreter(run_python)
         return PythonEnvironment(
             root, python, run_python, answer.site_dirs, checker_version(), answer.for_pyright
         )
