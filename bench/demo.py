@@ -97,7 +97,7 @@ def main() -> int:
         )
         try:
             reply, first_ms = timed(client, root, green, python)
-            show("first check (starts pyright: cold)", reply, first_ms)
+            show("first check (a fresh daemon: cold pyright, JIT and caches)", reply, first_ms)
             print(f"  first check / cold CLI: {first_ms / cold_ms:.2f}x")
             greens = [timed(client, root, green, python) for _ in range(WARM_RUNS)]
             reds = [timed(client, root, red, python) for _ in range(WARM_RUNS)]
