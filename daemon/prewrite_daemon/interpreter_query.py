@@ -1,24 +1,21 @@
-"""Asking a (trusted) interpreter what it imports from, and which executable answers alike.
+"""Asking a (trusted) interpreter which package directories it imports from, once per new
+workspace and off the event loop.
 
-One run answers both questions the daemon has: the package directories the fingerprint and the
-layout watch (``site_dirs``), and what pyright will see when it runs the interpreter itself —
-``sys.path`` without the working directory and ``sys.prefix``, asked the way pyright asks
-(not isolated: ``PYTHONPATH``, the user site, ``.pth`` files count; the working directory
-removed before anything but ``os`` and ``sys`` is imported).
+One run, not isolated (``PYTHONPATH``, the user site and ``.pth`` files count, as they do when
+pyright runs the interpreter itself), from ``/`` with the working directory removed from
+``sys.path`` before anything but ``os`` and ``sys`` is imported. ``Registry`` asks it in a thread
+before a new workspace is made (``prefetch``), and the workspace takes that answer once
+(``take_prefetched``), so a slow interpreter (a ``pyenv`` shim costs ~150 ms a run) no longer
+holds the event loop.
 
-**The equivalent executable.** pyright runs the interpreter it is given twice per start (search
-paths, then again for its library watcher). A ``pyenv`` shim is a shell script that costs
-~100-160 ms a run where the binary it ends in costs ~25 ms. So when the interpreter names
-another ``sys.executable``, that executable is asked the same question, in the same place, with
-the same environment; only if the two answers are identical is pyright given the executable
-(``InterpreterAnswer.for_pyright``). Anything that makes them differ (a wrapper setting
-``PYTHONPATH``, a different version) keeps the interpreter as given.
+pyright is still told the interpreter as given, never its ``sys.executable``: pyright runs it
+from the shadow's directory, where a shim may resolve another version (``.python-version`` in
+a parent of the state directory) than a run from anywhere the daemon could compare it in first.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import threading
 import time
@@ -45,12 +42,11 @@ class InterpreterAnswer:
     python: str  # as given
     site_dirs: list[Path]  # existing site-packages / dist-packages directories, in order
     executable: str  # its sys.executable
-    raw: str  # the whole answer, to compare with another executable's
-    for_pyright: str  # the interpreter pyright is told: ``python``, or its equivalent executable
+    raw: str  # the whole answer
 
 
 def ask_interpreter(python: str) -> InterpreterAnswer:
-    """Run ``python`` once (and its ``sys.executable`` once more when that differs)."""
+    """Run ``python`` once."""
     raw = _run(python)
     try:
         data = json.loads(raw)
@@ -65,7 +61,7 @@ def ask_interpreter(python: str) -> InterpreterAnswer:
         path = Path(p)
         if path.name in ("site-packages", "dist-packages") and path.is_dir() and path not in found:
             found.append(path)
-    return InterpreterAnswer(python, found, executable, raw, _equivalent(python, executable, raw))
+    return InterpreterAnswer(python, found, executable, raw)
 
 
 _asked: dict[str, tuple[float, InterpreterAnswer]] = {}  # asked ahead, taken once
@@ -90,16 +86,6 @@ def take_prefetched(python: str) -> InterpreterAnswer | None:
     if asked is None or time.monotonic() - asked[0] > FRESH_S:
         return None
     return asked[1]
-
-
-def _equivalent(python: str, executable: str, raw: str) -> str:
-    if not executable or not os.path.isabs(executable) or executable == python:
-        return python
-    try:
-        same = _run(executable) == raw
-    except InvalidWorkspace:
-        same = False
-    return executable if same else python
 
 
 def _run(python: str) -> str:

@@ -62,6 +62,7 @@ log = logging.getLogger(__name__)
 SCAN_TIMEOUT_S = 600.0  # a first scan of a large venv at low priority on a busy machine
 LOOKUP_TIMEOUT_S = 60.0  # listing and stamping the trees, reading the caches
 MAX_ATTEMPTS = 2  # per environment: a failed scan is retried once
+PAUSE_POLL_S = 0.5  # how often a waiting scan's clock asks whether it is paused
 _MAX_ANSWER = 64 * 1024 * 1024
 _failures: dict[str, int] = {}  # environment key -> failed scans, for the daemon's lifetime
 _failures_lock = threading.Lock()
@@ -224,12 +225,7 @@ class LibraryProtocols:
                     with contextlib.suppress(OSError):
                         os.killpg(proc.pid, signal.SIGSTOP)
             try:
-                _, err = proc.communicate(json.dumps(request).encode(), timeout=timeout)
-            except subprocess.TimeoutExpired as exc:
-                with contextlib.suppress(OSError):
-                    os.killpg(proc.pid, signal.SIGKILL)  # the group: the scan spawns nothing
-                proc.communicate()  # killed: drains and closes the pipes
-                raise ScanFailed(f"it took longer than {timeout:.0f}s") from exc
+                err = _communicate(proc, json.dumps(request).encode(), timeout)
             finally:
                 with _live_lock:
                     _live.discard(proc)
@@ -243,6 +239,27 @@ class LibraryProtocols:
         finally:
             with contextlib.suppress(OSError):
                 out.unlink()
+
+
+def _communicate(proc: subprocess.Popen[bytes], request: bytes, timeout: float) -> bytes:
+    """The scan's stderr once it exits; ``timeout`` counts only the time it was not paused
+    (a scan stopped while requests are served must not run out of time for it)."""
+    left, data = timeout, request
+    while True:
+        began = time.monotonic()
+        try:
+            return proc.communicate(data, timeout=min(left, PAUSE_POLL_S))[1]
+        except subprocess.TimeoutExpired:
+            data = None  # sent once: later calls go on reading
+            with _live_lock:
+                if not _paused:
+                    left -= time.monotonic() - began
+            if left > 0:
+                continue
+            with contextlib.suppress(OSError):
+                os.killpg(proc.pid, signal.SIGKILL)  # the group: the scan spawns nothing
+            proc.communicate()  # killed: drains and closes the pipes
+            raise ScanFailed(f"it took longer than {timeout:.0f}s") from None
 
 
 def read_answer(path: Path) -> LibraryProtocolSet:

@@ -26,7 +26,7 @@ import gc
 import hashlib
 import json
 import os
-import signal
+import resource
 import sys
 import threading
 import time
@@ -78,7 +78,14 @@ def main() -> int:
     request = json.loads(sys.stdin.buffer.read(MAX_JSON))
     if request.get("format") != FORMAT:
         raise ValueError(f"request format {request.get('format')!r}, expected {FORMAT}")
-    signal.alarm(max(1, int(request["seconds"])))  # the daemon kills it too; this if it is gone
+    # CPU seconds, not wall time: the daemon pauses scans (SIGSTOP) while it serves requests
+    seconds = max(1, int(request["seconds"]))
+    _soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    if hard != resource.RLIM_INFINITY:
+        seconds = min(seconds, hard)  # never above a limit it was started under
+    else:
+        hard = seconds + 5
+    resource.setrlimit(resource.RLIMIT_CPU, (seconds, hard))  # then SIGXCPU, SIGKILL
     _exit_with_parent()
     os.nice(_NICE)
     gc.disable()  # trees without cycles, thousands of them: the collector only costs
@@ -111,7 +118,7 @@ def main() -> int:
 
 def _exit_with_parent() -> None:
     """The daemon killed (no ``stop_scans``): nobody will read the answer, so stop within a
-    second instead of scanning on to the alarm."""
+    second instead of scanning on to its CPU limit."""
     parent = os.getppid()
 
     def watch() -> None:

@@ -1,10 +1,8 @@
-"""``interpreter_query``: pyright is told an interpreter's ``sys.executable`` only when running
-that executable answers exactly as the interpreter did (real interpreters, real wrapper scripts).
-"""
+"""``interpreter_query``: what an interpreter imports from, asked as pyright asks it, once per new
+workspace (real interpreters, real wrapper scripts)."""
 
 from __future__ import annotations
 
-import os
 import sys
 from typing import TYPE_CHECKING
 
@@ -25,41 +23,24 @@ def _wrapper(tmp_path: Path, name: str, body: str) -> str:
     return str(script)
 
 
-def test_an_interpreter_that_is_its_own_executable_is_told_as_given() -> None:
+def test_the_package_directories_of_an_interpreter() -> None:
     answer = ask_interpreter(sys.executable)
-    assert answer.for_pyright == sys.executable
+    assert answer.executable == sys.executable
     assert answer.site_dirs  # this venv's site-packages at least
     assert all(d.name in ("site-packages", "dist-packages") for d in answer.site_dirs)
 
 
-def test_a_wrapper_that_only_execs_is_replaced_by_the_executable(tmp_path: Path) -> None:
-    shim = _wrapper(tmp_path, "python3", f'exec "{sys.executable}" "$@"')
-    answer = ask_interpreter(shim)
-    assert answer.executable == sys.executable
-    assert answer.for_pyright == sys.executable
-    assert answer.site_dirs == ask_interpreter(sys.executable).site_dirs
-
-
-def test_a_wrapper_that_changes_the_path_keeps_the_wrapper(tmp_path: Path) -> None:
-    extra = tmp_path / "extra"
-    extra.mkdir()
+def test_asked_as_pyright_asks_it_not_isolated(tmp_path: Path) -> None:
+    """A wrapper's PYTHONPATH counts (pyright's own run sees it), and the wrapper is what is
+    asked: the daemon never swaps it for the executable it ends in."""
+    extra = tmp_path / "extra" / "site-packages"
+    extra.mkdir(parents=True)
     shim = _wrapper(tmp_path, "python3", f'PYTHONPATH="{extra}" exec "{sys.executable}" "$@"')
     answer = ask_interpreter(shim)
-    assert answer.executable == sys.executable  # the same binary in the end ...
-    assert answer.for_pyright == shim  # ... but it sees another path: told as given
-
-
-def test_a_wrapper_whose_environment_differs_only_for_it_keeps_the_wrapper(
-    tmp_path: Path,
-) -> None:
-    user_base = tmp_path / "userbase"
-    shim = _wrapper(
-        tmp_path, "python3", f'PYTHONUSERBASE="{user_base}" exec "{sys.executable}" "$@"'
-    )
-    answer = ask_interpreter(shim)
-    # the user site moves with PYTHONUSERBASE: the answers differ, so no replacement
-    assert answer.for_pyright == shim
-    assert os.path.basename(answer.for_pyright) == "python3"
+    assert answer.python == shim
+    assert answer.executable == sys.executable
+    assert extra in answer.site_dirs
+    assert extra not in ask_interpreter(sys.executable).site_dirs
 
 
 def test_something_that_is_not_python_is_refused(tmp_path: Path) -> None:
@@ -73,7 +54,7 @@ def test_an_answer_asked_ahead_is_taken_once_and_only_while_fresh(
     prefetch(sys.executable)
     first = take_prefetched(sys.executable)
     assert first is not None
-    assert first.for_pyright == sys.executable
+    assert first.python == sys.executable
     assert take_prefetched(sys.executable) is None  # once: the next workspace asks afresh
     prefetch(sys.executable)
     monkeypatch.setattr(interpreter_query, "FRESH_S", -1.0)

@@ -299,3 +299,20 @@ def test_a_paused_scan_ends_when_its_daemon_is_killed(tmp_path: Path) -> None:
             parent.kill()
             parent.wait(30)
     assert _wait_for(lambda: not scan.is_running() or scan.status() == psutil.STATUS_ZOMBIE)
+
+
+def test_time_paused_does_not_count_against_a_scans_deadline(tmp_path: Path) -> None:
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "m.py").write_text(PROTOCOL.format(cls="P", member="paused_member"))
+    levels = [{"kind": "tree", "roots": [str(tree)], "key": None}]
+    library = LibraryProtocols(tmp_path / "cache", levels, timeout_s=1.5)
+    pause_scans()
+    try:
+        assert library.get() is None
+        time.sleep(3.0)  # paused twice as long as the deadline
+    finally:
+        resume_scans()
+    found = library.wait(SCAN_S)
+    assert found is not None, library.statistics()
+    assert library.statistics().state is ScanState.READY

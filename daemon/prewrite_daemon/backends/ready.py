@@ -75,11 +75,13 @@ class ReadyCheckers:
         self._languages: dict[str, Language] = {}  # every language filled once, to refill
         self._failed: set[str] = set()
         self._refilling: asyncio.Task[None] | None = None
+        self._orphans: set[asyncio.Task[Backend]] = set()  # taken by a check cancelled meanwhile
+        self._stopped = False
 
     def fill(self, language: Language) -> None:
         """Start ``language``'s ready checker unless one is held or starting."""
         name = language.name
-        if not self.enabled or name in self._slots or name in self._failed:
+        if not self.enabled or self._stopped or name in self._slots or name in self._failed:
             return
         self._languages[name] = language
         try:
@@ -100,7 +102,7 @@ class ReadyCheckers:
         """Replace what was taken (after a reply), once the daemon is quiet: the next request
         should not share the machine with a server starting for a later one."""
         missing = [lang for name, lang in self._languages.items() if name not in self._slots]
-        if not missing or self._refilling is not None:
+        if not missing or self._refilling is not None or self._stopped:
             return
         if self.quiet is None:
             for language in missing:
@@ -122,12 +124,16 @@ class ReadyCheckers:
         slot = self._slots.pop(language.name, None)
         if slot is None:
             return None
-        if slot.warming is not None:
-            slot.warming.cancel()  # the server is told to drop the scratch check
-            await asyncio.gather(slot.warming, return_exceptions=True)
         try:
-            backend = await asyncio.wait_for(slot.started, TAKE_WAIT_S)  # cancelled: stopped
+            if slot.warming is not None:
+                slot.warming.cancel()  # the server is told to drop the scratch check
+                await asyncio.gather(slot.warming, return_exceptions=True)
+            backend = await asyncio.wait_for(asyncio.shield(slot.started), TAKE_WAIT_S)
+        except asyncio.CancelledError:
+            self._orphans.add(slot.started)  # the check went away: ``stop`` ends this one
+            raise
         except Exception as exc:  # whatever went wrong, the workspace starts its own
+            slot.started.cancel()  # a start past TAKE_WAIT_S stops its child
             self._fail(language.name, exc)
             return None
         if backend.exited:  # it died while it waited: the next one may live
@@ -154,9 +160,12 @@ class ReadyCheckers:
         return None if task.cancelled() or task.exception() else task.result().pid
 
     async def stop(self) -> None:
+        self._stopped = True
         slots = list(self._slots.values())
         self._slots.clear()
-        tasks: list[asyncio.Task[Any]] = [slot.started for slot in slots]
+        starts = [slot.started for slot in slots] + list(self._orphans)
+        self._orphans.clear()
+        tasks: list[asyncio.Task[Any]] = [*starts]
         if self._refilling is not None:
             tasks.append(self._refilling)
         tasks += [slot.warming for slot in slots if slot.warming is not None]
@@ -164,8 +173,10 @@ class ReadyCheckers:
             task.cancel()  # a start under way stops its child (``LspProcess.start``)
         if tasks:
             await asyncio.wait(tasks)
-        for slot in slots:
-            started = slot.started
+        for task in tasks:
+            if not task.cancelled():
+                task.exception()  # retrieved: a failed warm-up or refill is nobody's error now
+        for started in starts:
             if not started.cancelled() and started.exception() is None:
                 await started.result().stop()
 

@@ -51,9 +51,6 @@ class PythonEnvironment:
     run_python: str | None
     site_dirs: list[Path]
     checker: str
-    # The interpreter pyright is told: ``run_python``, or an executable that answers the same
-    # (``interpreter_query``); None where nothing may run.
-    pyright_python: str | None = None
 
     def layout(self) -> Layout:
         unrun = None if self.run_python else self.python
@@ -100,9 +97,7 @@ class PythonLanguage:
             dirs = read_site_dirs(python)
             return PythonEnvironment(root, python, None, dirs, checker_version())
         answer = take_prefetched(run_python) or ask_interpreter(run_python)
-        return PythonEnvironment(
-            root, python, run_python, answer.site_dirs, checker_version(), answer.for_pyright
-        )
+        return PythonEnvironment(root, python, run_python, answer.site_dirs, checker_version())
 
     def make_backend(
         self,
@@ -111,9 +106,9 @@ class PythonLanguage:
         run_python: str | None,
         ready: Backend | None = None,
     ) -> Backend:
-        told = env.pyright_python if isinstance(env, PythonEnvironment) else run_python
+        del env
         bindable = ready if isinstance(ready, LspProcess) else None
-        return make_pyright(shadow_root, told if run_python else None, bindable)
+        return make_pyright(shadow_root, run_python, bindable)
 
     def make_ready(self, cwd: Path) -> ReadyChecker | None:
         return ReadyChecker(make_ready_pyright(cwd), ("warm_up.py", WARM_UP_SOURCE))
