@@ -32,8 +32,7 @@ _QUERY = (
     "sys.path[:] = [p for p in sys.path if p and norm(p) != cwd]; "
     "import json, site; "
     "print(json.dumps({'site': list(site.getsitepackages()) + [site.getusersitepackages()], "
-    "'path': sys.path, 'prefix': sys.prefix, 'version': sys.version, "
-    "'executable': sys.executable}))"
+    "'path': sys.path, 'executable': sys.executable}))"
 )
 
 
@@ -42,7 +41,6 @@ class InterpreterAnswer:
     python: str  # as given
     site_dirs: list[Path]  # existing site-packages / dist-packages directories, in order
     executable: str  # its sys.executable
-    raw: str  # the whole answer
 
 
 def ask_interpreter(python: str) -> InterpreterAnswer:
@@ -61,7 +59,7 @@ def ask_interpreter(python: str) -> InterpreterAnswer:
         path = Path(p)
         if path.name in ("site-packages", "dist-packages") and path.is_dir() and path not in found:
             found.append(path)
-    return InterpreterAnswer(python, found, executable, raw)
+    return InterpreterAnswer(python, found, executable)
 
 
 _asked: dict[str, tuple[float, InterpreterAnswer]] = {}  # asked ahead, taken once

@@ -125,10 +125,13 @@ class Registry:
         """A new Python workspace asks its interpreter (~30-200 ms) off the event loop, before
         it is made (``interpreter_query.prefetch``); failures are left to its making."""
         try:
-            key = self._key(root, resolve_python(root, python), PYTHON)
+            resolved = resolve_python(root, python)
         except PrewriteError:
             return
-        if key not in self._entries and key[4]:  # new, and its interpreter may run
+        if any(k[:3] == (root, PYTHON.name, resolved) for k in self._entries):
+            return  # known: the common case costs no trust lookup here
+        key = self._key(root, resolved, PYTHON)
+        if key[4]:  # its interpreter may run
             await asyncio.to_thread(prefetch, key[2])
 
     def entry(self, root: Path, python: str, language: Language = PYTHON) -> Entry:

@@ -305,9 +305,8 @@ class Workspace:
                 log.warning("the ready checker could not take %s: %s", self.root, exc)
                 await ready.stop()
             else:
-                if backend is ready:
-                    return backend
-                await ready.stop()
+                if backend is not ready:  # the language did not bind it: not needed
+                    await ready.stop()
                 return backend
         return self.language.make_backend(root, self.env, self.run_python)
 
