@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[daemon,dev]'
 	@command -v node >/dev/null || { echo "Node.js is required (pyright runs on it)"; exit 1; }
-	$(BIN)/python -c "from prewrite_daemon.backends.pyright import langserver_argv; langserver_argv()"
+	$(BIN)/python -c "from prewrite_daemon.backends.pyright_command import langserver_argv; langserver_argv()"
 	touch $(STAMP)
 
 TOOLCHAINS := tests/toolchains/node_modules/.installed

@@ -49,7 +49,7 @@ from bench.patches import SEED, generate, module_level_checked
 from bench.report import write
 from bench.ts_bench import TS_CATALOGUE, TS_DEFAULT, run_ts_workload
 from bench.workloads import CATALOGUE, FULL, QUICK, prepare, stage
-from prewrite_daemon.backends.pyright import checker_version
+from prewrite_daemon.backends.pyright_command import checker_version
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -35,7 +35,7 @@ from bench.processes import summarize
 from bench.workloads import CATALOGUE, prepare, stage
 from prewrite.errors import PrewriteError
 from prewrite.runtime import RuntimePaths
-from prewrite_daemon.backends.pyright import checker_version
+from prewrite_daemon.backends.pyright_command import checker_version
 from prewrite_daemon.imports import interface_changed
 from tests.support.patchkit import Context, body_insert
 from tests.support.sourceindex import SourceIndex

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from prewrite import CheckReply, Client, FileChange, change_file
 from prewrite.runtime import RuntimePaths
-from prewrite_daemon.backends.pyright import cli_argv
+from prewrite_daemon.backends.pyright_command import cli_argv
 
 EXAMPLE = Path(__file__).parent / "demo" / "repo"
 WARM_RUNS = 5

@@ -42,7 +42,7 @@ from bench.workloads import CATALOGUE, prepare, stage
 from prewrite import Client
 from prewrite.errors import PrewriteError
 from prewrite.runtime import RuntimePaths
-from prewrite_daemon.backends.pyright import langserver_argv
+from prewrite_daemon.backends.pyright_command import langserver_argv
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable, Generator

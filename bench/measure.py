@@ -30,7 +30,7 @@ from prewrite.client import spawn_daemon, wait_for_daemon
 from prewrite.errors import PrewriteError
 from prewrite.protocol import CheckRequest
 from prewrite.runtime import RuntimePaths, read_status
-from prewrite_daemon.backends.pyright import cli_argv
+from prewrite_daemon.backends.pyright_command import cli_argv
 from prewrite_daemon.session import Registry
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 import sys
 
-from prewrite_daemon.app import main
+from prewrite_daemon.launch import main
 
 if __name__ == "__main__":
     sys.exit(main())

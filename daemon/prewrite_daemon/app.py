@@ -1,4 +1,5 @@
-"""The daemon's lifecycle: one instance per user, listen, serve, stop in order.
+"""The daemon's lifecycle: one instance per user, listen, serve, stop in order (its command line
+and launch: ``launch``).
 
 Start-up: take the lock (a second daemon exits quietly), bind the socket, then write the status
 file (so its presence means "listening"). Stop: remove the status file *before* answering
@@ -7,20 +8,16 @@ file (so its presence means "listening"). Stop: remove the status file *before* 
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import fcntl
 import logging
 import os
 import signal
-import sys
 import time
 from typing import TYPE_CHECKING
 
 import msgspec
 
 from prewrite import __version__
-from prewrite.errors import StateDirUnwritable
 from prewrite.protocol import (
     PROTOCOL_VERSION,
     ApplyRequest,
@@ -37,19 +34,17 @@ from prewrite.protocol import (
     StopReply,
     StopRequest,
 )
-from prewrite.runtime import DaemonStatusFile, RuntimePaths, ensure_private_dir, runtime_paths
-from prewrite_daemon.backends.node import sanitized_path
+from prewrite.runtime import DaemonStatusFile, RuntimePaths
+from prewrite_daemon.backends.spawned_ahead import discard as discard_spawned_ahead
 from prewrite_daemon.editor.hub import EditorHub
 from prewrite_daemon.languages.python import PYTHON
 from prewrite_daemon.library_protocols import pause_scans, resume_scans, stop_scans
-from prewrite_daemon.limits import check_state_dir
 from prewrite_daemon.planning import DEFAULT_PLANNING_BUDGET_S
 from prewrite_daemon.rpc import serve_unix
 from prewrite_daemon.session import Registry
 from prewrite_daemon.writer import recover
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
     from pathlib import Path
 
 log = logging.getLogger("prewrite_daemon")
@@ -179,6 +174,7 @@ class Daemon:
             await self.editors.stop()
             await self.registry.stop()
             stop_scans()  # the Protocol scans under way: nobody will read their answers
+            discard_spawned_ahead()  # a ready pyright spawned ahead that nobody adopted
             socket_path.unlink(missing_ok=True)
             log.info("prewrite daemon stopped")
 
@@ -206,81 +202,3 @@ def _write_atomic(path: Path, data: bytes) -> None:
     tmp = path.with_suffix(".tmp")
     tmp.write_bytes(data)
     os.replace(tmp, path)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="prewrite-daemon", description="Run the prewrite daemon in the foreground."
-    )
-    parser.add_argument("--idle-timeout", type=float, help="exit after this many idle seconds")
-    parser.add_argument("--log-level", default=os.environ.get("PREWRITE_LOG_LEVEL", "INFO"))
-    parser.add_argument(
-        "--max-warm",
-        type=int,
-        default=int(os.environ.get("PREWRITE_MAX_WARM", "4")),
-        help="warm checkers kept at once; the least recently used beyond it stop (default 4)",
-    )
-    parser.add_argument(
-        "--editor-spare-idle",
-        type=float,
-        default=float(os.environ.get("PREWRITE_SPARE_IDLE_S", DEFAULT_SPARE_IDLE_S)),
-        help="an editor's spare checker (started while an agent check holds the warm one) "
-        "stops after this many unused seconds; 0: no spares, editors wait (default 60)",
-    )
-    parser.add_argument(
-        "--planning-budget",
-        type=float,
-        default=float(os.environ.get("PREWRITE_PLANNING_BUDGET_S", DEFAULT_PLANNING_BUDGET_S)),
-        help="seconds a check may spend narrowing which importers to compare (never more than "
-        "half its deadline leaves); past it, every importer is compared (default 2)",
-    )
-    parser.add_argument(
-        "--no-ready-checker",
-        action="store_true",
-        default=os.environ.get("PREWRITE_READY_CHECKER") == "0",
-        help="start no pyright ahead of need (one waits, unbound, for the next workspace or "
-        "restart: ~100 MB, and the first check does not pay the server's start)",
-    )
-    parser.add_argument(
-        "--detach", action="store_true", help="fork into the background (used by auto-start)"
-    )
-    args = parser.parse_args(argv)
-    logging.basicConfig(
-        level=args.log_level.upper(),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
-    logging.getLogger("pygls").setLevel(logging.ERROR)
-    # A daemon started from a repository's scripts inherits what they set for node: Yarn PnP's
-    # NODE_OPTIONS=--require <repo>/.pnp.cjs, a NODE_PATH into its tree. Every node child
-    # (pyright, TypeScript, cold and warm, for every workspace) would load that code.
-    for variable in ("NODE_OPTIONS", "NODE_PATH"):
-        os.environ.pop(variable, None)
-    # Its PATH too: node_modules/.bin, an activated venv's bin (backends.node).
-    own_bin = os.path.dirname(sys.executable)
-    os.environ["PATH"] = sanitized_path(os.environ.get("PATH", ""), own_bin)
-    paths = runtime_paths()
-    # Before forking, so a launcher that cannot work says why in its exit status and output.
-    try:
-        ensure_private_dir(paths.runtime_dir)
-    except OSError as exc:
-        log.error("cannot start: the runtime directory %s: %s", paths.runtime_dir, exc)
-        return 1
-    try:
-        check_state_dir(paths.state_dir)
-    except StateDirUnwritable as exc:
-        log.error("cannot start: %s", exc)
-        return 1
-    if args.detach and os.fork() > 0:
-        os._exit(0)  # the launcher returns at once; the daemon is reparented to init
-    with paths.lock_file.open("a") as lock:
-        try:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            log.info("another prewrite daemon holds %s; exiting", paths.lock_file)
-            return 0
-        daemon = Daemon(
-            paths, args.idle_timeout, max(1, args.max_warm), args.editor_spare_idle,
-            max(0.0, args.planning_budget), not args.no_ready_checker,
-        )  # fmt: skip
-        asyncio.run(daemon.run())
-    return 0

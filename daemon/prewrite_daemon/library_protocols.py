@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from prewrite.runtime import runtime_paths
-from prewrite_daemon.backends.pyright import checker_version, pyright_dist
+from prewrite_daemon.backends.pyright_command import checker_version, pyright_dist
 from prewrite_daemon.protocol_answer import answer_from_json
 from prewrite_daemon.protocol_files import read_bounded
 from prewrite_daemon.protocol_scan import FORMAT, MISS

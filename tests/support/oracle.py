@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from prewrite.changes import sha256_hex
 from prewrite.protocol import Diagnostic, FileChange, Severity
-from prewrite_daemon.backends.pyright import cli_argv
+from prewrite_daemon.backends.pyright_command import cli_argv
 from prewrite_daemon.diagnostics import introduced
 from prewrite_daemon.languages.python import PYTHON
 

@@ -14,6 +14,7 @@ import signal
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 from prewrite.errors import BackendFailed, CheckTimeout
+from prewrite_daemon.backends.spawned_ahead import AdoptedProcess, adopt
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable, Coroutine
@@ -48,7 +49,7 @@ class Child:
         self.gone = asyncio.Event()  # the child exited or became unusable: wake pending calls
         self.lost_reason = "it has not been started"
         self._on_lost = on_lost
-        self._proc: asyncio.subprocess.Process | None = None
+        self._proc: asyncio.subprocess.Process | AdoptedProcess | None = None
         self._tasks: list[asyncio.Task[None]] = []
 
     @property
@@ -63,15 +64,17 @@ class Child:
     async def spawn(
         self, argv: list[str], cwd: Path, env: dict[str, str] | None, read: ReadLoop
     ) -> asyncio.StreamWriter:
-        """Start the child, ``read`` its stdout, drain its stderr, watch its exit; its stdin."""
+        """Start the child (or adopt the same one spawned ahead, ``backends.spawned_ahead``),
+        ``read`` its stdout, drain its stderr, watch its exit; its stdin."""
         try:
-            self._proc = proc = await asyncio.create_subprocess_exec(
+            proc = await adopt(argv, cwd, env) or await asyncio.create_subprocess_exec(
                 *argv, cwd=cwd, env=env, start_new_session=True,
                 stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
             )  # fmt: skip
         except OSError as exc:
             raise BackendFailed(f"cannot start {argv[0]}: {exc}") from exc
+        self._proc = proc
         assert proc.stdin
         assert proc.stdout
         assert proc.stderr
@@ -169,7 +172,7 @@ class Child:
                 log.warning("[%s stderr] more than %d bytes: the rest is not logged",
                             self.name, STDERR_LOG_CAP)  # fmt: skip
 
-    async def _watch_exit(self, proc: asyncio.subprocess.Process) -> None:
+    async def _watch_exit(self, proc: asyncio.subprocess.Process | AdoptedProcess) -> None:
         code = await proc.wait()
         if self.lose(f"it exited with code {code}"):
             log.warning("%s pid %s exited with code %s", self.name, proc.pid, code)

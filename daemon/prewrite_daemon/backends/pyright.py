@@ -1,4 +1,5 @@
-"""pyright as a backend: where its node package is, how it is started, what settings it gets.
+"""pyright as a backend: its LSP quirks, the settings it gets, the cold CLI run (its command lines
+are ``backends.pyright_command``).
 
 Settings mirror the ``pyright`` CLI's defaults so a warm verdict equals a cold run's: the
 workspace's own ``pyrightconfig.json`` / ``[tool.pyright]`` decides the rules, the interpreter
@@ -9,7 +10,6 @@ tree in the background (the daemon opens exactly the files it pulls).
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -18,7 +18,7 @@ from prewrite.errors import BackendFailed
 from prewrite_daemon.backends.base import RawDiagnostic
 from prewrite_daemon.backends.lsp_process import LspProcess
 from prewrite_daemon.backends.lsp_types import ServerQuirks, SettingsFn
-from prewrite_daemon.backends.node import node_executable
+from prewrite_daemon.backends.pyright_command import cli_argv, langserver_argv, server_env
 from prewrite_daemon.process import run_captured
 
 _START = {"line": 0, "character": 0}
@@ -39,40 +39,6 @@ PYRIGHT_QUIRKS = ServerQuirks(
 )
 
 
-def pyright_dist() -> Path:
-    """The directory holding pyright's ``index.js`` and ``langserver.index.js``.
-
-    ``PREWRITE_PYRIGHT_DIST`` overrides; otherwise the copy bundled in the ``pyright`` PyPI package.
-    """
-    override = os.environ.get("PREWRITE_PYRIGHT_DIST")
-    if override:
-        return Path(override)
-    import pyright  # the PyPI wrapper ships the node package under dist/
-
-    return Path(pyright.__file__).parent / "dist"
-
-
-def checker_version() -> str:
-    """pyright's version, part of every verdict's environment fingerprint."""
-    try:
-        data = json.loads((pyright_dist() / "package.json").read_text())
-    except (OSError, ValueError):
-        return "pyright unknown"
-    return f"pyright {data.get('version', 'unknown')}"
-
-
-def langserver_argv() -> list[str]:
-    script = pyright_dist() / "langserver.index.js"
-    if not script.is_file():
-        raise BackendFailed(f"pyright language server not found at {script}")
-    return [node_executable(), str(script), "--stdio"]
-
-
-def cli_argv() -> list[str]:
-    """The cold ``pyright`` CLI of the same version (used by tests and the bench as the oracle)."""
-    return [node_executable(), str(pyright_dist() / "index.js")]
-
-
 def _settings(python: str | None) -> SettingsFn:
     def settings(section: str | None) -> Any:
         analysis = {"diagnosticMode": "openFilesOnly", "autoSearchPaths": True}
@@ -87,10 +53,6 @@ def _settings(python: str | None) -> SettingsFn:
     return settings
 
 
-def _env() -> dict[str, str]:
-    return dict(os.environ, NODE_OPTIONS="--max-old-space-size=4096")
-
-
 def make_pyright(root: Path, python: str | None, ready: LspProcess | None = None) -> LspProcess:
     """A pyright language server over the tree at ``root`` using ``python``'s packages.
 
@@ -102,7 +64,7 @@ def make_pyright(root: Path, python: str | None, ready: LspProcess | None = None
     if ready is not None:
         ready.bind(root, _settings(python))
         return ready
-    return LspProcess(langserver_argv(), root, _settings(python), _env(), PYRIGHT_QUIRKS)
+    return LspProcess(langserver_argv(), root, _settings(python), server_env(), PYRIGHT_QUIRKS)
 
 
 # What a ready pyright checks while it waits (``backends.ready``): the standard library's most
@@ -173,7 +135,7 @@ def make_ready_pyright(cwd: Path) -> LspProcess:
     binds it: node and pyright's code are loaded before the first check asks. Until then its
     default workspace is told the daemon's own interpreter (nothing of any repository)."""
     settings = _settings(sys.executable)
-    return LspProcess(langserver_argv(), cwd, settings, _env(), PYRIGHT_QUIRKS, unbound=True)
+    return LspProcess(langserver_argv(), cwd, settings, server_env(), PYRIGHT_QUIRKS, unbound=True)
 
 
 async def cold_pyright(

@@ -20,7 +20,9 @@ CLI's discovery from the file up does not.
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 import tomllib
 from pathlib import Path
@@ -82,6 +84,7 @@ def start_stamp() -> int:
     global _clock_dir  # one directory for the daemon's life
     if _clock_dir is None or not os.path.isdir(_clock_dir):
         _clock_dir = tempfile.mkdtemp(prefix="prewrite-ruff-clock-")
+        atexit.register(shutil.rmtree, _clock_dir, True)  # not left in /tmp by every daemon
     with tempfile.NamedTemporaryFile(dir=_clock_dir) as probe:
         return os.fstat(probe.fileno()).st_ctime_ns
 

@@ -12,11 +12,11 @@ from prewrite.trust import why_untrusted
 from prewrite_daemon.backends.lsp_process import LspProcess
 from prewrite_daemon.backends.pyright import (
     WARM_UP_SOURCE,
-    checker_version,
     cold_pyright,
     make_pyright,
     make_ready_pyright,
 )
+from prewrite_daemon.backends.pyright_command import checker_version
 from prewrite_daemon.backends.ready import ReadyChecker
 from prewrite_daemon.checker_config import CONFIG_FILES, JSON_CONFIG, disk_reader
 from prewrite_daemon.environment import (
