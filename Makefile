@@ -24,7 +24,7 @@ $(TOOLCHAINS): tests/toolchains/package-lock.json
 	npm ci --prefix tests/toolchains --no-audit --no-fund --loglevel=error
 	touch $(TOOLCHAINS)
 
-# prewrite's own TypeScript (daemon/prewrite_daemon/languages/ts_pinned.py): an untrusted
+# prewrite's own TypeScript (daemon/prewrite_daemon/languages/typescript/pinned.py): an untrusted
 # workspace is checked with it, never with its own node_modules/typescript.
 PINNED_TS := daemon/prewrite_daemon/toolchain/node_modules/.installed
 $(PINNED_TS): daemon/prewrite_daemon/toolchain/package-lock.json

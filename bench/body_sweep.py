@@ -36,7 +36,7 @@ from bench.workloads import CATALOGUE, prepare, stage
 from prewrite.errors import PrewriteError
 from prewrite.runtime import RuntimePaths
 from prewrite_daemon.backends.pyright_command import checker_version
-from prewrite_daemon.imports import interface_changed
+from prewrite_daemon.languages.python.names.imports import interface_changed
 from tests.support.patchkit import Context, body_insert
 from tests.support.sourceindex import SourceIndex
 

@@ -29,10 +29,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from prewrite_daemon.environment import site_dirs
-from prewrite_daemon.imports import ImportGraph
-from prewrite_daemon.library_protocols import LibraryProtocols, for_environment
-from prewrite_daemon.name_deps import NameGraph
+from prewrite_daemon.languages.python.environment import site_dirs
+from prewrite_daemon.languages.python.names.deps import NameGraph
+from prewrite_daemon.languages.python.names.imports import ImportGraph
+from prewrite_daemon.languages.python.protocols.library import LibraryProtocols, for_environment
 from tests.support.oracle import cold_pyright
 from tests.support.workloads import HTTPX, Workload, copy_workspace, prepare_workload
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from prewrite.changes import new_file
-from prewrite_daemon.imports import ImportGraph, interface_changed
+from prewrite_daemon.languages.python.names.imports import ImportGraph, interface_changed
 from tests.support.patchkit import (
     Context,
     GeneratedPatch,

@@ -30,11 +30,11 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from prewrite_daemon.check.patch import FileEdit, PreparedPatch
+from prewrite_daemon.check.planning import DEFAULT_PLANNING_BUDGET_S, Planner, plan_off_loop
 from prewrite_daemon.languages.base import PlanningBudgetExceeded
-from prewrite_daemon.languages.python import PYTHON
+from prewrite_daemon.languages.python.language import PYTHON
 from prewrite_daemon.limits import Deadline
-from prewrite_daemon.patch import FileEdit, PreparedPatch
-from prewrite_daemon.planning import DEFAULT_PLANNING_BUDGET_S, Planner, plan_off_loop
 from tests.support.workloads import WorkloadSpec, copy_parts, prepare_workload
 
 if TYPE_CHECKING:

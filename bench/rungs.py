@@ -16,6 +16,7 @@ import statistics
 import time
 from typing import TYPE_CHECKING
 
+from prewrite_daemon.check.patch import normalize_path, prepare_patch
 from prewrite_daemon.ladder.config import LadderConfig, load_config
 from prewrite_daemon.ladder.parse import parse_patch
 from prewrite_daemon.ladder.policy import check_content, check_path
@@ -23,14 +24,13 @@ from prewrite_daemon.ladder.ruff import Ruff
 from prewrite_daemon.ladder.ruff_rungs import format_files, lint_files
 from prewrite_daemon.ladder.runner import Ladder
 from prewrite_daemon.limits import Deadline
-from prewrite_daemon.patch import normalize_path, prepare_patch
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from bench.patches import BenchPatch
     from prewrite.protocol import CheckReply, FileChange
-    from prewrite_daemon.patch import PreparedPatch
+    from prewrite_daemon.check.patch import PreparedPatch
 
 RUNGS = ("policy+anchor", "parse", "format", "lint")
 

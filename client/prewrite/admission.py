@@ -2,7 +2,8 @@
 
 The hook and the MCP server check here before they read a file or call the daemon, and the
 daemon checks again as it decodes a request (``prewrite_daemon.rpc``) and prepares a patch
-(``prewrite_daemon.patch``): every caller meets the same typed errors, whoever built the patch.
+(``prewrite_daemon.check.patch``): every caller meets the same typed errors, whoever built
+the patch.
 
 The limits, and why these numbers (sizes are UTF-8 bytes of text the caller sends):
 
@@ -17,7 +18,8 @@ The limits, and why these numbers (sizes are UTF-8 bytes of text the caller send
   applied: the checker holds every file's tree (pyright takes minutes and gigabytes on far
   larger ones). The daemon's own parses do not bound it: ``ast.parse`` holds the interpreter
   lock while it runs, so a text over 256 KiB is parsed in a child process
-  (``prewrite_daemon.parse_child``) and the planner reads it as a file that does not parse.
+  (``prewrite_daemon.languages.python.syntax.parse_child``) and the planner reads it as a file
+  that does not parse.
 - ``MAX_FILES`` (1000) files per patch: each costs path resolution, routing and a shadow write.
 - ``MAX_FIND_SITES`` (1000): a ``find`` is counted up to this many sites, never further.
 

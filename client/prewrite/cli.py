@@ -251,7 +251,7 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
 def _mcp(args: argparse.Namespace) -> int:
     """The MCP server lives with the daemon's dependencies (the mcp SDK), not in the client."""
     try:
-        from prewrite_daemon.mcp_server import run_mcp
+        from prewrite_daemon.agents.server import run_mcp
     except ImportError as exc:
         print(
             f"prewrite: mcp needs the daemon extra (pip install 'prewrite[daemon]'): {exc}",

@@ -36,10 +36,10 @@ from prewrite.protocol import (
 )
 from prewrite.runtime import DaemonStatusFile, RuntimePaths
 from prewrite_daemon.backends.spawned_ahead import discard as discard_spawned_ahead
+from prewrite_daemon.check.planning import DEFAULT_PLANNING_BUDGET_S
 from prewrite_daemon.editor.hub import EditorHub
-from prewrite_daemon.languages.python import PYTHON
-from prewrite_daemon.library_protocols import pause_scans, resume_scans, stop_scans
-from prewrite_daemon.planning import DEFAULT_PLANNING_BUDGET_S
+from prewrite_daemon.languages.python.language import PYTHON
+from prewrite_daemon.languages.python.protocols.library import pause_scans, resume_scans, stop_scans
 from prewrite_daemon.rpc import serve_unix
 from prewrite_daemon.session import Registry
 from prewrite_daemon.writer import recover

@@ -35,9 +35,9 @@ from prewrite_daemon.writer import Transaction, recover, revert
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from prewrite_daemon.check.patch import PreparedPatch
     from prewrite_daemon.entry import Entry
     from prewrite_daemon.ladder.runner import Ladder
-    from prewrite_daemon.patch import PreparedPatch
 
 
 def _report(result: DiskResult) -> RungReport:

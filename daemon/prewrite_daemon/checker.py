@@ -18,9 +18,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from prewrite.protocol import CheckReply, Diagnostic
-from prewrite_daemon.diagnostics import has_error, introduced_by_patch, to_wire
-from prewrite_daemon.limits import Deadline
-from prewrite_daemon.overlays import (
+from prewrite_daemon.check.diagnostics import has_error, introduced_by_patch, to_wire
+from prewrite_daemon.check.overlays import (
     lay_data,
     materialise,
     open_disk,
@@ -28,7 +27,7 @@ from prewrite_daemon.overlays import (
     restore_data,
     revert,
 )
-from prewrite_daemon.planning import (
+from prewrite_daemon.check.planning import (
     DEFAULT_PLANNING_BUDGET_S,
     Planner,
     patched_files,
@@ -37,15 +36,16 @@ from prewrite_daemon.planning import (
 )
 
 # The plan lives in planning.py; its two names stay importable from here, where checks run.
-from prewrite_daemon.planning import CheckPlan as CheckPlan
-from prewrite_daemon.planning import plan_check as plan_check
+from prewrite_daemon.check.planning import CheckPlan as CheckPlan
+from prewrite_daemon.check.planning import plan_check as plan_check
+from prewrite_daemon.limits import Deadline
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable, Iterable, Sequence
 
     from prewrite_daemon.backends.base import Backend
+    from prewrite_daemon.check.patch import FileEdit, PreparedPatch
     from prewrite_daemon.languages.base import DependencyGraph, Language, Scope
-    from prewrite_daemon.patch import FileEdit, PreparedPatch
     from prewrite_daemon.shadow import ShadowTree
 
 

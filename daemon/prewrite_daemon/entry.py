@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from prewrite.errors import Busy, InvalidWorkspace, PrewriteError, StateDirUnwritable
-from prewrite_daemon.idle_recheck import IdleRechecker
 from prewrite_daemon.ladder.node_tools import NodeTools
 from prewrite_daemon.ladder.ruff import Ruff
 from prewrite_daemon.limits import Deadline, ReplyLimits, unwritable_message, within
+from prewrite_daemon.recheck.idle import IdleRechecker
 from prewrite_daemon.watcher import dir_identity
 
 if TYPE_CHECKING:
@@ -30,9 +30,9 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from prewrite.protocol import ApplyRequest, CheckReply, CheckRequest, Diagnostic
+    from prewrite_daemon.check.patch import PreparedPatch
     from prewrite_daemon.ladder.runner import Ladder
-    from prewrite_daemon.patch import PreparedPatch
-    from prewrite_daemon.recheck import PendingRecheck
+    from prewrite_daemon.recheck.pending import PendingRecheck
     from prewrite_daemon.watcher import WorkspaceWatcher
     from prewrite_daemon.workspace import Workspace
 

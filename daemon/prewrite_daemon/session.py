@@ -33,20 +33,20 @@ from prewrite.errors import PrewriteError
 from prewrite.trust import is_trusted
 from prewrite_daemon.apply import apply_patch, finish
 from prewrite_daemon.backends.ready import ReadyCheckers
+from prewrite_daemon.check.patch import resolve_root
+from prewrite_daemon.check.planning import DEFAULT_PLANNING_BUDGET_S
+from prewrite_daemon.check.routing import LANGUAGES, all_in_use, languages_for, typecheck_all
 from prewrite_daemon.entry import DEFAULT_MAX_QUEUE, Entry, warm_up
-from prewrite_daemon.environment import resolve_python
-from prewrite_daemon.interpreter_query import prefetch
-from prewrite_daemon.interpreter_trust import interpreter_may_run
 from prewrite_daemon.ladder.config import load_config
 from prewrite_daemon.ladder.record import VerdictRecord, record_verdict
 from prewrite_daemon.ladder.runner import Ladder
-from prewrite_daemon.languages.python import PYTHON
+from prewrite_daemon.languages.python.environment import resolve_python
+from prewrite_daemon.languages.python.interpreter_query import prefetch
+from prewrite_daemon.languages.python.interpreter_trust import interpreter_may_run
+from prewrite_daemon.languages.python.language import PYTHON
 from prewrite_daemon.limits import ReplyLimits, check_state_dir
-from prewrite_daemon.narrowing_misses import NarrowingMisses
-from prewrite_daemon.patch import resolve_root
-from prewrite_daemon.planning import DEFAULT_PLANNING_BUDGET_S
+from prewrite_daemon.recheck.misses import NarrowingMisses
 from prewrite_daemon.retire import is_idle, stop_entry, stop_idle
-from prewrite_daemon.routing import LANGUAGES, all_in_use, languages_for, typecheck_all
 from prewrite_daemon.watcher import WorkspaceWatcher
 from prewrite_daemon.workspace import Workspace
 

@@ -21,12 +21,12 @@ from typing import TYPE_CHECKING
 from prewrite.errors import BackendFailed
 from prewrite.protocol import Diagnostic, WorkspaceStatus
 from prewrite_daemon.backends.base import Backend, BackendState, FileEvent
+from prewrite_daemon.check.freshness import check_fresh
+from prewrite_daemon.check.graph_keeper import GraphKeeper
+from prewrite_daemon.check.planning import DEFAULT_PLANNING_BUDGET_S, pruned_importers
+from prewrite_daemon.concurrency.preemptible_lock import PreemptibleLock
 from prewrite_daemon.editor.layer import EditorLayer
-from prewrite_daemon.freshness import check_fresh
-from prewrite_daemon.graph_keeper import GraphKeeper
-from prewrite_daemon.planning import DEFAULT_PLANNING_BUDGET_S, pruned_importers
-from prewrite_daemon.preemptible_lock import PreemptibleLock
-from prewrite_daemon.recheck import PendingRecheck, RecheckQueue
+from prewrite_daemon.recheck.pending import PendingRecheck, RecheckQueue
 from prewrite_daemon.shadow import ShadowTree
 
 if TYPE_CHECKING:
@@ -34,9 +34,9 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from prewrite.protocol import CheckReply
-    from prewrite_daemon.environment import Fingerprint
+    from prewrite_daemon.check.patch import PreparedPatch
     from prewrite_daemon.languages.base import CheckerLayout, DependencyGraph, Language
-    from prewrite_daemon.patch import PreparedPatch
+    from prewrite_daemon.languages.python.environment import Fingerprint
 
 log = logging.getLogger(__name__)
 

@@ -31,8 +31,8 @@ import msgspec
 import pytest
 
 from prewrite.changes import change_file, new_file
-from prewrite_daemon.checker_config import CONFIG_FILES
-from prewrite_daemon.config_change import BEFORE_NOTE
+from prewrite_daemon.check.config_change import BEFORE_NOTE
+from prewrite_daemon.languages.python.checker_config import CONFIG_FILES
 from tests.support.oracle import (
     cold_pyright,
     introduced_between,

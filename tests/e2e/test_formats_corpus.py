@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from prewrite_daemon.check.patch import FileEdit, PreparedPatch
 from prewrite_daemon.ladder.parse import parse_error, parse_patch
-from prewrite_daemon.patch import FileEdit, PreparedPatch
 from tests.support.format_corpus import SUFFIXES, CorpusFile, CorpusUnavailable, corpus
 
 pytestmark = pytest.mark.slow

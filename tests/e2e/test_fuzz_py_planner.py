@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from prewrite_daemon.name_deps import NameGraph
+from prewrite_daemon.languages.python.names.deps import NameGraph
 from tests.support.py_fuzzgen_run import FuzzPlan, fuzz
 
 if TYPE_CHECKING:

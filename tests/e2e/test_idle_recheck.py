@@ -16,7 +16,7 @@ import pytest
 
 from prewrite import change_file, new_file
 from prewrite.protocol import ApplyRequest, CheckRequest
-from prewrite_daemon.idle_recheck import MAX_TIMEOUTS
+from prewrite_daemon.recheck.idle import MAX_TIMEOUTS
 from prewrite_daemon.session import Registry
 from tests.support.fake_graphs import PruningGraph
 from tests.support.setups import write

@@ -1,6 +1,6 @@
 """``prewrite mcp`` driven by the MCP SDK's own client over stdio, against the real daemon.
 
-Each test spawns ``prewrite mcp`` (the installed CLI; it runs ``prewrite_daemon.mcp_server``)
+Each test spawns ``prewrite mcp`` (the installed CLI; it runs ``prewrite_daemon.agents.server``)
 with the SDK's stdio client; all of them share one daemon in a private runtime dir, started and
 stopped here, and the server never starts one of its own (``--no-autostart``).
 """
@@ -24,7 +24,7 @@ from mcp.types import CallToolResult, TextContent
 from prewrite.client import Client
 from prewrite.errors import ERROR_CLASSES
 from prewrite.runtime import RuntimePaths
-from prewrite_daemon.agent_mcp.guide import CHECK, ERROR_HINTS
+from prewrite_daemon.agents.guide import CHECK, ERROR_HINTS
 from tests.e2e.repo_fixture import FILES, write_repo
 
 if TYPE_CHECKING:

@@ -21,7 +21,7 @@ import pytest
 
 from prewrite import change_file
 from prewrite.protocol import CheckRequest
-from prewrite_daemon.languages.python import PYTHON
+from prewrite_daemon.languages.python.language import PYTHON
 from prewrite_daemon.session import Registry
 from tests.support.oracle import oracle_introduced, surplus
 from tests.support.setups import write

@@ -17,7 +17,7 @@ import pytest
 
 from prewrite import Client
 from prewrite.protocol import FileChange
-from prewrite_daemon.process import STREAM_CAP
+from prewrite_daemon.backends.process import STREAM_CAP
 from tests.support.private_daemon import peak_rss, private_daemon
 
 if TYPE_CHECKING:

@@ -23,7 +23,7 @@ import pytest
 
 from prewrite import change_file
 from prewrite.hook import run_hook
-from prewrite_daemon.languages.ts_pinned import PINNED_VERSION, pinned_typescript
+from prewrite_daemon.languages.typescript.pinned import PINNED_VERSION, pinned_typescript
 from tests.support.lsp_editor import editor
 from tests.support.ts_oracle import TsColdOracle, write_patched_copy
 from tests.support.ts_repo import make_ts_repo, toolchain

@@ -27,8 +27,8 @@ from prewrite.admission import MAX_FILE_BYTES
 from prewrite.errors import ERROR_CLASSES, PrewriteError
 from prewrite.hook import EXIT_ALLOW, EXIT_REFUSE, run_hook
 from prewrite.runtime import RuntimePaths
-from prewrite_daemon.agent_mcp.answers import error_result
-from prewrite_daemon.agent_mcp.inputs import ChangeInput, resolve_root, to_file_changes
+from prewrite_daemon.agents.answers import error_result
+from prewrite_daemon.agents.inputs import ChangeInput, resolve_root, to_file_changes
 from tests.fuzz.bounds import bounded
 
 if TYPE_CHECKING:

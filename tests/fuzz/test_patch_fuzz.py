@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from prewrite.errors import BadRequest, PrewriteError
 from prewrite.protocol import Edit, FileChange
-from prewrite_daemon.patch import normalize_path, prepare_patch
+from prewrite_daemon.check.patch import normalize_path, prepare_patch
 from tests.fuzz.bounds import bounded
 
 pytestmark = pytest.mark.fuzz

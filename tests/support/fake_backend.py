@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from prewrite.errors import BackendFailed, CheckTimeout
 from prewrite_daemon.backends.base import BackendState, FileEvent, RawDiagnostic
-from prewrite_daemon.diagnostics import split_lines
+from prewrite_daemon.check.diagnostics import split_lines
 
 if TYPE_CHECKING:
     from collections.abc import Callable

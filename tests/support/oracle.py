@@ -2,7 +2,8 @@
 
 The daemon checks a patch in a warm language server without writing it; the oracle writes the
 patched tree to a temporary copy, runs the same pyright version's CLI from scratch on the base and
-on the copy, and keeps per file what ``prewrite_daemon.diagnostics.introduced`` calls new. Equal
+on the copy, and keeps per file what ``prewrite_daemon.check.diagnostics.introduced`` calls new.
+Equal
 answers from both, on many patches, is the differential test's claim.
 """
 
@@ -19,8 +20,8 @@ from typing import TYPE_CHECKING, Any, cast
 from prewrite.changes import sha256_hex
 from prewrite.protocol import Diagnostic, FileChange, Severity
 from prewrite_daemon.backends.pyright_command import cli_argv
-from prewrite_daemon.diagnostics import introduced
-from prewrite_daemon.languages.python import PYTHON
+from prewrite_daemon.check.diagnostics import introduced
+from prewrite_daemon.languages.python.language import PYTHON
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence

@@ -76,8 +76,8 @@ def plan_under(
 
 def _main() -> None:
     try:
-        from prewrite_daemon.imports import interface_changed
-        from prewrite_daemon.name_deps import NameGraph
+        from prewrite_daemon.languages.python.names.deps import NameGraph
+        from prewrite_daemon.languages.python.names.imports import interface_changed
     except ImportError as exc:  # the graph needs a package this interpreter lacks
         print(f"the planner cannot run on Python {sys.version.split()[0]}: {exc}", file=sys.stderr)
         sys.exit(UNAVAILABLE)

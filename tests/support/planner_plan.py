@@ -11,17 +11,17 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from prewrite_daemon.languages.python import PYTHON
-from prewrite_daemon.library_protocols import library_protocol_members
-from prewrite_daemon.patch import FileEdit, PreparedPatch
-from prewrite_daemon.planning import plan_check
+from prewrite_daemon.check.patch import FileEdit, PreparedPatch
+from prewrite_daemon.check.planning import plan_check
+from prewrite_daemon.languages.python.language import PYTHON
+from prewrite_daemon.languages.python.protocols.library import library_protocol_members
 from prewrite_daemon.shadow import ShadowTree
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from pathlib import Path
 
-    from prewrite_daemon.name_deps import NameGraph
+    from prewrite_daemon.languages.python.names.deps import NameGraph
 
 Change = tuple[str, str | None, str | None]  # (path, old text or None if new, new or None)
 

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from prewrite.protocol import Diagnostic, Severity
 from prewrite_daemon.backends.pyright_command import cli_argv
-from prewrite_daemon.languages.python import PYTHON
+from prewrite_daemon.languages.python.language import PYTHON
 from tests.support.oracle import PYRIGHT_SOURCE, OracleFailed, introduced_between, normalize_paths
 
 if TYPE_CHECKING:

@@ -2,7 +2,8 @@
 
 The Python oracle's design (``oracle.py``) with tsc in place of pyright: the patched tree is
 written to a temporary copy (``node_modules`` linked, not copied), the workspace's own TypeScript
-checks the base and the copy from scratch, and per file ``prewrite_daemon.diagnostics.introduced``
+checks the base and the copy from scratch, and per file
+``prewrite_daemon.check.diagnostics.introduced``
 keeps what is new. The output is read by the daemon's own parser (``backends/tsc_output.py``).
 """
 
@@ -13,7 +14,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from prewrite_daemon.backends.tsc_output import parse_tsc_output
-from prewrite_daemon.diagnostics import to_wire
+from prewrite_daemon.check.diagnostics import to_wire
 from tests.support import oracle
 
 if TYPE_CHECKING:

@@ -24,9 +24,9 @@ from prewrite.hook_patch import EditInput, MultiEditItem, WriteInput, build_chan
 from prewrite.hook_patch import apply_edits as tool_edits
 from prewrite.hook_root import Target
 from prewrite.protocol import Edit, FileChange
-from prewrite_daemon.agent_mcp.inputs import ChangeInput, to_file_changes
+from prewrite_daemon.agents.inputs import ChangeInput, to_file_changes
+from prewrite_daemon.check.patch import normalize_path, prepare_patch
 from prewrite_daemon.ladder.anchor import apply_edits
-from prewrite_daemon.patch import normalize_path, prepare_patch
 
 if TYPE_CHECKING:
     from pathlib import Path

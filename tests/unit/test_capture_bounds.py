@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from prewrite.errors import BackendFailed
-from prewrite_daemon.process import STREAM_CAP, ChildLimits, capture, run_captured
+from prewrite_daemon.backends.process import STREAM_CAP, ChildLimits, capture, run_captured
 
 if TYPE_CHECKING:
     from pathlib import Path

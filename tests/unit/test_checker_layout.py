@@ -9,17 +9,17 @@ from pathlib import Path
 
 import pytest
 
-from prewrite_daemon.checker_config import (
+from prewrite_daemon.check.scope import CheckerScope
+from prewrite_daemon.languages.python.checker_config import (
     CheckerConfig,
     Reader,
     load_checker_config,
     outside_dirs,
     render_shadow_config,
 )
-from prewrite_daemon.environment import pth_dirs, read_venv
-from prewrite_daemon.languages.python import PYTHON
-from prewrite_daemon.layout import compute_layout
-from prewrite_daemon.scope import CheckerScope
+from prewrite_daemon.languages.python.environment import pth_dirs, read_venv
+from prewrite_daemon.languages.python.language import PYTHON
+from prewrite_daemon.languages.python.layout import compute_layout
 from prewrite_daemon.shadow import MAX_FILE_BYTES, ShadowTree
 
 ROOT = Path("/w/root")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from prewrite.protocol import Diagnostic, Severity
 from prewrite_daemon.backends.base import RawDiagnostic
-from prewrite_daemon.diagnostics import introduced, line_map, to_wire
-from prewrite_daemon.languages.python import PYTHON
+from prewrite_daemon.check.diagnostics import introduced, line_map, to_wire
+from prewrite_daemon.languages.python.language import PYTHON
 
 ASSIGN = 'Type "Literal[\'a\']" is not assignable to declared type "int"'
 UNDEFINED = '"nope" is not defined'

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from prewrite_daemon.check.patch import FileEdit, PreparedPatch
 from prewrite_daemon.ladder.formats import check_for
 from prewrite_daemon.ladder.parse import parse_error, parse_patch
-from prewrite_daemon.patch import FileEdit, PreparedPatch
 
 
 def _judge(

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from prewrite_daemon.check.patch import FileEdit, PreparedPatch
 from prewrite_daemon.ladder.formats import check_for, html, liquid
 from prewrite_daemon.ladder.parse import parse_patch
-from prewrite_daemon.patch import FileEdit, PreparedPatch
 from tests.support.markup_corpus import CorpusUnavailable, corpus_files
 
 if TYPE_CHECKING:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from prewrite.errors import BackendFailed
-from prewrite_daemon.graph_keeper import GraphKeeper
+from prewrite_daemon.check.graph_keeper import GraphKeeper
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence

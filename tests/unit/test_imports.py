@@ -7,14 +7,14 @@ import textwrap
 
 import pytest
 
-from prewrite_daemon.imports import (
+from prewrite_daemon.languages.python.names.imports import (
     ImportGraph,
     imported_names,
     interface_changed,
     interface_of,
     module_names,
 )
-from prewrite_daemon.parse_cache import parse_shared
+from prewrite_daemon.languages.python.syntax.parse_cache import parse_shared
 
 
 def src(text: str) -> str:

@@ -9,8 +9,12 @@ from typing import TYPE_CHECKING
 import pytest
 
 from prewrite.errors import InvalidWorkspace
-from prewrite_daemon import interpreter_query
-from prewrite_daemon.interpreter_query import ask_interpreter, prefetch, take_prefetched
+from prewrite_daemon.languages.python import interpreter_query
+from prewrite_daemon.languages.python.interpreter_query import (
+    ask_interpreter,
+    prefetch,
+    take_prefetched,
+)
 
 if TYPE_CHECKING:
     from pathlib import Path

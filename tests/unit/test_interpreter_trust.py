@@ -8,8 +8,11 @@ from pathlib import Path
 import pytest
 
 from prewrite.errors import InvalidWorkspace
-from prewrite_daemon.environment import read_venv, resolve_python
-from prewrite_daemon.interpreter_trust import interpreter_may_run, interpreter_places
+from prewrite_daemon.languages.python.environment import read_venv, resolve_python
+from prewrite_daemon.languages.python.interpreter_trust import (
+    interpreter_may_run,
+    interpreter_places,
+)
 
 
 def _venv(holder: Path, marker: str | None = ".git") -> Path:

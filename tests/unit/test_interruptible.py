@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from prewrite_daemon.interruptible import Interrupted, InterruptibleThread
+from prewrite_daemon.concurrency.interruptible import Interrupted, InterruptibleThread
 
 pytestmark = pytest.mark.timeout(30)
 

@@ -1,12 +1,12 @@
-"""``prewrite_daemon.jsonc``: configurations as pyright and TypeScript read them, and a data file
-that is never handed to the slow lenient reader."""
+"""``prewrite_daemon.languages.jsonc``: configurations as pyright and TypeScript read them, and a
+data file that is never handed to the slow lenient reader."""
 
 from __future__ import annotations
 
 import pytest
 
-from prewrite_daemon import jsonc
 from prewrite_daemon.ladder import reach
+from prewrite_daemon.languages import jsonc
 
 
 @pytest.mark.parametrize(

@@ -20,7 +20,7 @@ from prewrite_daemon.ladder.runner import Ladder
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from prewrite_daemon.patch import PreparedPatch
+    from prewrite_daemon.check.patch import PreparedPatch
 
 PYPROJECT = """[tool.ruff]
 line-length = 100

@@ -22,7 +22,7 @@ from prewrite_daemon.ladder.runner import Ladder
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from prewrite_daemon.patch import PreparedPatch
+    from prewrite_daemon.check.patch import PreparedPatch
 
 PYPROJECT = '[project]\nname = "w"\nversion = "0"\ndependencies = []\n'
 

@@ -11,7 +11,7 @@ from mcp.types import TextContent
 
 from prewrite.commands import print_human, print_stats
 from prewrite.protocol import CheckReply, Diagnostic, LateFinding, StatsReply
-from prewrite_daemon.agent_mcp.answers import check_result
+from prewrite_daemon.agents.answers import check_result
 from prewrite_daemon.ladder.record import MISSES_SHOWN, VerdictRecord
 
 if TYPE_CHECKING:

@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING
 import psutil
 import pytest
 
-from prewrite_daemon.library_protocols import (
+from prewrite_daemon.languages.python.names.symbol_changes import STDLIB_PROTOCOL_MEMBERS
+from prewrite_daemon.languages.python.protocols.files import MAX_SOURCE_BYTES, read_bounded
+from prewrite_daemon.languages.python.protocols.library import (
     MAX_ATTEMPTS,
     LibraryProtocols,
     ScanState,
@@ -23,9 +25,7 @@ from prewrite_daemon.library_protocols import (
     pause_scans,
     resume_scans,
 )
-from prewrite_daemon.protocol_files import MAX_SOURCE_BYTES, read_bounded
-from prewrite_daemon.protocol_names import LibraryProtocolSet, reachable_protocols
-from prewrite_daemon.symbol_changes import STDLIB_PROTOCOL_MEMBERS
+from prewrite_daemon.languages.python.protocols.names import LibraryProtocolSet, reachable_protocols
 from tests.support.setups import make_venv
 
 if TYPE_CHECKING:
@@ -244,7 +244,11 @@ def test_a_scan_past_its_deadline_is_killed(tmp_path: Path) -> None:
 
 def _scan_processes() -> list[psutil.Process]:
     me = psutil.Process()
-    return [p for p in me.children() if "prewrite_daemon.protocol_scan" in " ".join(p.cmdline())]
+    return [
+        p
+        for p in me.children()
+        if "prewrite_daemon.languages.python.protocols.scan" in " ".join(p.cmdline())
+    ]
 
 
 def _wait_for(condition: Callable[[], bool], seconds: float = 30.0) -> bool:
@@ -274,7 +278,7 @@ def test_a_scan_waits_while_requests_are_served(tmp_path: Path) -> None:
 PAUSED_PARENT = """
 import sys, time
 from pathlib import Path
-from prewrite_daemon.library_protocols import _live, for_environment, pause_scans
+from prewrite_daemon.languages.python.protocols.library import _live, for_environment, pause_scans
 library = for_environment([], cache_dir=Path(sys.argv[1]))
 library.get()
 while not _live:

@@ -1,4 +1,5 @@
-"""NameGraph.affected: every rule of ``prewrite_daemon.name_deps``, on small trees.
+"""NameGraph.affected: every rule of ``prewrite_daemon.languages.python.names.deps``, on small
+trees.
 
 Each test names the files whose pyright diagnostics can change (worked out by hand from what
 pyright infers) and checks they are all kept: the answer may be larger than the truth, never
@@ -12,8 +13,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from prewrite_daemon.imports import ImportGraph
-from prewrite_daemon.name_deps import NameGraph
+from prewrite_daemon.languages.python.names.deps import NameGraph
+from prewrite_daemon.languages.python.names.imports import ImportGraph
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping

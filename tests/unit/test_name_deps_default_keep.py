@@ -11,8 +11,8 @@ import ast
 
 import pytest
 
-from prewrite_daemon import symbols
-from prewrite_daemon.name_summary import summarize
+from prewrite_daemon.languages.python.names import symbols
+from prewrite_daemon.languages.python.names.summary import summarize
 from tests.unit.test_name_deps import affected, src
 
 _PROTO_USER = """

@@ -1,4 +1,5 @@
-"""Renamed functions (``prewrite_daemon.name_renames``): what a rename reaches, and what not.
+"""Renamed functions (``prewrite_daemon.languages.python.names.renames``): what a rename reaches,
+and what not.
 
 A rename of a function that every patched file only calls (the same function under a new name)
 reaches the files that spell the old or the new name, star importers and users of the module
@@ -14,9 +15,9 @@ import textwrap
 
 import pytest
 
-from prewrite_daemon.name_renames import Rename, find_renames
-from prewrite_daemon.name_summary import summarize
-from prewrite_daemon.parse_cache import parse_shared
+from prewrite_daemon.languages.python.names.renames import Rename, find_renames
+from prewrite_daemon.languages.python.names.summary import summarize
+from prewrite_daemon.languages.python.syntax.parse_cache import parse_shared
 from tests.unit.test_name_deps import affected, src
 
 M = """

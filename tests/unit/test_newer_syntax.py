@@ -6,7 +6,7 @@ import ast
 
 import pytest
 
-from prewrite_daemon.newer_syntax import TYPE_PARAMS_MARK, downlevel, parse_newer
+from prewrite_daemon.languages.python.syntax.newer import TYPE_PARAMS_MARK, downlevel, parse_newer
 
 
 def names(tree: ast.AST) -> set[str]:

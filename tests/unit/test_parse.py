@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from prewrite_daemon.check.patch import FileEdit, PreparedPatch
 from prewrite_daemon.ladder.parse import parse_error, parse_patch
-from prewrite_daemon.patch import FileEdit, PreparedPatch
 
 if TYPE_CHECKING:
     from prewrite.protocol import Diagnostic

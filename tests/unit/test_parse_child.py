@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from prewrite_daemon import parse_child
-from prewrite_daemon.name_summary import summarize
-from prewrite_daemon.parse_cache import parse_private
+from prewrite_daemon.languages.python.names.summary import summarize
+from prewrite_daemon.languages.python.syntax import parse_child
+from prewrite_daemon.languages.python.syntax.parse_cache import parse_private
 
 if TYPE_CHECKING:
     import pytest

@@ -10,7 +10,7 @@ import pytest
 from prewrite.changes import sha256_hex
 from prewrite.errors import BadRequest, ForbiddenPath, PathOutsideWorkspace, StaleBase
 from prewrite.protocol import FileChange
-from prewrite_daemon.patch import FileEdit, normalize_path, prepare_patch
+from prewrite_daemon.check.patch import FileEdit, normalize_path, prepare_patch
 
 
 @pytest.fixture

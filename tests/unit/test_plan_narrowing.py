@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING
 import pytest
 
 from prewrite import change_file, delete_file
+from prewrite_daemon.check.patch import prepare_patch
+from prewrite_daemon.check.planning import Planner, plan_off_loop
 from prewrite_daemon.checker import plan_check
-from prewrite_daemon.languages.python import PYTHON
+from prewrite_daemon.languages.python.language import PYTHON
 from prewrite_daemon.limits import Deadline
-from prewrite_daemon.patch import prepare_patch
-from prewrite_daemon.planning import Planner, plan_off_loop
 from tests.support.fake_graphs import PruningGraph
 from tests.support.setups import write
 

@@ -14,16 +14,16 @@ from typing import TYPE_CHECKING
 import pytest
 
 from prewrite import change_file, delete_file, new_file
-from prewrite_daemon.languages.python import PYTHON
-from prewrite_daemon.limits import Deadline
-from prewrite_daemon.patch import prepare_patch
-from prewrite_daemon.planning import (
+from prewrite_daemon.check.patch import prepare_patch
+from prewrite_daemon.check.planning import (
     plan_before_graph,
     plan_check,
     plan_without_graph,
     pruned_importers,
 )
-from prewrite_daemon.scope import CheckerScope
+from prewrite_daemon.check.scope import CheckerScope
+from prewrite_daemon.languages.python.language import PYTHON
+from prewrite_daemon.limits import Deadline
 from tests.support.setups import write
 
 if TYPE_CHECKING:

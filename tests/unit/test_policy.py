@@ -12,9 +12,9 @@ from prewrite.errors import (
     PathOutsideWorkspace,
     UnverifiableExtension,
 )
+from prewrite_daemon.check.patch import FileEdit, PreparedPatch, normalize_path
 from prewrite_daemon.ladder.config import DEFAULT_EXTENSIONS, LadderConfig, load_config
 from prewrite_daemon.ladder.policy import check_content, check_path
-from prewrite_daemon.patch import FileEdit, PreparedPatch, normalize_path
 
 if TYPE_CHECKING:
     from pathlib import Path

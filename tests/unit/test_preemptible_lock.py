@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from prewrite_daemon.preemptible_lock import LockBusy, PreemptibleLock
+from prewrite_daemon.concurrency.preemptible_lock import LockBusy, PreemptibleLock
 
 pytestmark = pytest.mark.timeout(10)
 

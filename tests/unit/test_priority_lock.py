@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from prewrite_daemon.priority_lock import PriorityLock
+from prewrite_daemon.concurrency.priority_lock import PriorityLock
 
 
 async def test_urgent_waiters_go_before_normal_ones_in_order() -> None:

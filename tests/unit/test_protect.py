@@ -17,11 +17,11 @@ from prewrite.errors import (
     ProtectedSnippet,
 )
 from prewrite.protocol import CheckReply, CheckRequest, FileChange
+from prewrite_daemon.check.patch import FileEdit, PreparedPatch
 from prewrite_daemon.ladder.config import ProtectRule, load_config
 from prewrite_daemon.ladder.protect import check_protected
 from prewrite_daemon.ladder.ruff import Ruff
 from prewrite_daemon.ladder.runner import Ladder
-from prewrite_daemon.patch import FileEdit, PreparedPatch
 
 LOADER = '<script src="/analytics.js"></script>'
 RULES = (ProtectRule("templates/*.html", LOADER), ProtectRule("base.html", "<!-- keep -->"))

@@ -9,14 +9,14 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from prewrite_daemon.languages.python import PYTHON, linked_sources
+from prewrite_daemon.languages.python.language import PYTHON, linked_sources
 from prewrite_daemon.shadow import ShadowTree
 from tests.support.setups import make_venv, venv_python
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from prewrite_daemon.name_deps import NameGraph
+    from prewrite_daemon.languages.python.names.deps import NameGraph
 
 pytestmark = pytest.mark.timeout(300)
 

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from prewrite_daemon.protocol_levels import file_facts
-from prewrite_daemon.protocol_names import (
+from prewrite_daemon.languages.python.protocols.levels import file_facts
+from prewrite_daemon.languages.python.protocols.names import (
     ProtocolFacts,
     alias_closure,
     closure,

@@ -8,9 +8,14 @@ import ast
 
 import pytest
 
-from prewrite_daemon.protocol_answer import CORE, answer, answer_from_json, answer_to_json
-from prewrite_daemon.protocol_imports import imported_top_levels, stub_module
-from prewrite_daemon.protocol_names import (
+from prewrite_daemon.languages.python.protocols.answer import (
+    CORE,
+    answer,
+    answer_from_json,
+    answer_to_json,
+)
+from prewrite_daemon.languages.python.protocols.imports import imported_top_levels, stub_module
+from prewrite_daemon.languages.python.protocols.names import (
     LibraryProtocolSet,
     ProtocolGroup,
     closure,

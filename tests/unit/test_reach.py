@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING
 import pytest
 
 from prewrite.errors import ForbiddenPath
+from prewrite_daemon.check.patch import FileEdit, PreparedPatch
 from prewrite_daemon.ladder.config import load_config
 from prewrite_daemon.ladder.policy import check_content
 from prewrite_daemon.ladder.reach import new_reaches
-from prewrite_daemon.patch import FileEdit, PreparedPatch
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from prewrite_daemon.check.patch import FileEdit, PreparedPatch
 from prewrite_daemon.ladder.config import ReviewerCommand
 from prewrite_daemon.ladder.review import (
     GROUNDS,
@@ -23,7 +24,6 @@ from prewrite_daemon.ladder.review import (
     review_patch,
 )
 from prewrite_daemon.limits import Deadline
-from prewrite_daemon.patch import FileEdit, PreparedPatch
 from tests.support.exits import exits_within
 
 if TYPE_CHECKING:

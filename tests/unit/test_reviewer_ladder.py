@@ -20,7 +20,7 @@ from prewrite_daemon.ladder.runner import Ladder
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from prewrite_daemon.patch import PreparedPatch
+    from prewrite_daemon.check.patch import PreparedPatch
 
 CORE = "def total(xs: list[int]) -> int:\n    return sum(xs)\n"
 REFUTE = {"verdict": "refute", "ground": "intent_mismatch", "evidence": "pkg/core.py:2 returns 0"}

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from prewrite.errors import BackendFailed
+from prewrite_daemon.check.patch import FileEdit, PreparedPatch
 from prewrite_daemon.ladder import ruff as ruff_module
 from prewrite_daemon.ladder.patched_view import patched_view
 from prewrite_daemon.ladder.ruff import (
@@ -25,7 +26,6 @@ from prewrite_daemon.ladder.ruff import (
     linter_config_changes,
     ruff_executable,
 )
-from prewrite_daemon.patch import FileEdit, PreparedPatch
 
 if TYPE_CHECKING:
     from collections.abc import AsyncGenerator, Mapping

@@ -10,7 +10,7 @@ import psutil
 import pytest
 
 from prewrite.errors import CheckTimeout
-from prewrite_daemon.process import run_captured
+from prewrite_daemon.backends.process import run_captured
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -19,10 +19,10 @@ import pytest
 
 from prewrite import change_file, delete_file, new_file
 from prewrite.errors import BackendFailed, CheckTimeout
+from prewrite_daemon.check.patch import prepare_patch
+from prewrite_daemon.check.scope import CheckerScope
 from prewrite_daemon.checker import CheckContext, plan_check, run_check
-from prewrite_daemon.languages.python import PYTHON
-from prewrite_daemon.patch import prepare_patch
-from prewrite_daemon.scope import CheckerScope
+from prewrite_daemon.languages.python.language import PYTHON
 from prewrite_daemon.shadow import ShadowTree
 from tests.support.fake_backend import FakeBackend, toy_check
 from tests.support.setups import write
@@ -33,8 +33,8 @@ if TYPE_CHECKING:
 
     from prewrite.protocol import FileChange
     from prewrite_daemon.backends.base import RawDiagnostic
+    from prewrite_daemon.check.patch import PreparedPatch
     from prewrite_daemon.languages.base import DependencyGraph
-    from prewrite_daemon.patch import PreparedPatch
 
 CORE = 'def helper(x: int) -> int:\n    return x + 1\n\n\nLEGACY = "BAD"\n'
 FILES = {

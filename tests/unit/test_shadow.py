@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from prewrite_daemon.languages.python import PYTHON
+from prewrite_daemon.languages.python.language import PYTHON
 from prewrite_daemon.shadow import ShadowTree
 
 

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 
+from prewrite_daemon.concurrency.priority_lock import PriorityLock
 from prewrite_daemon.editor import spare as spare_module
 from prewrite_daemon.editor.spare import SparePool
-from prewrite_daemon.priority_lock import PriorityLock
 from tests.support.fake_backend import FakeBackend
 
 if TYPE_CHECKING:

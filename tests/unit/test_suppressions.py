@@ -16,12 +16,12 @@ import pytest
 from prewrite.errors import BackendFailed, BadRequest
 from prewrite.protocol import Diagnostic, Suppression
 from prewrite.suppression_text import suppression_lines
+from prewrite_daemon.check.patch import FileEdit, PreparedPatch
 from prewrite_daemon.ladder.suppression_mode import parse_suppressions, suppression_mode
 from prewrite_daemon.ladder.suppression_reruns import Rerun
 from prewrite_daemon.ladder.suppression_rung import judge, listed
 from prewrite_daemon.ladder.suppressions import added_in, find_sites, strip
 from prewrite_daemon.limits import Deadline
-from prewrite_daemon.patch import FileEdit, PreparedPatch
 
 pytestmark = pytest.mark.timeout(30)
 

@@ -15,9 +15,13 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from prewrite_daemon.languages.base import PlanningBudgetExceeded
-from prewrite_daemon.languages.ts_graph import TsImportGraph, package_name, reaches_everything
-from prewrite_daemon.languages.ts_syntax import read_module
-from prewrite_daemon.languages.tsconfig import load_tsconfig
+from prewrite_daemon.languages.typescript.graph import (
+    TsImportGraph,
+    package_name,
+    reaches_everything,
+)
+from prewrite_daemon.languages.typescript.syntax import read_module
+from prewrite_daemon.languages.typescript.tsconfig import load_tsconfig
 
 if TYPE_CHECKING:
     from prewrite_daemon.languages.base import DependencyGraph

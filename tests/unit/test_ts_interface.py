@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from prewrite_daemon.languages.ts_interface import interface_changed, skeleton
+from prewrite_daemon.languages.typescript.interface import interface_changed, skeleton
 
 BASE = """\
 import { helper } from "./helper.js";

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from prewrite.errors import UntrustedWorkspace
-from prewrite_daemon.languages.ts_pinned import (
+from prewrite_daemon.languages.typescript.pinned import (
     PINNED_VERSION,
     choose_typescript,
     is_repository_code,

@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
-from prewrite_daemon.languages.ts_scope import (
+from prewrite_daemon.languages.typescript.scope import (
     SOURCE_SUFFIXES,
     TsScope,
     is_ts_source,
     spec_pattern,
 )
-from prewrite_daemon.languages.tsconfig import load_tsconfig
+from prewrite_daemon.languages.typescript.tsconfig import load_tsconfig
 
 TSC = Path(__file__).parents[1] / "toolchains/node_modules/typescript5/bin/tsc"
 

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from prewrite_daemon.languages.ts_comments import CommentFacts, read_comment
-from prewrite_daemon.languages.ts_literals import cook
-from prewrite_daemon.languages.ts_syntax import read_module
+from prewrite_daemon.languages.typescript.comments import CommentFacts, read_comment
+from prewrite_daemon.languages.typescript.literals import cook
+from prewrite_daemon.languages.typescript.syntax import read_module
 
 TSC = Path(__file__).parents[1] / "toolchains/node_modules/typescript5/bin/tsc"
 

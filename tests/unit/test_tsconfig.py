@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from prewrite_daemon.languages.tsconfig import TsConfig, load_tsconfig
+from prewrite_daemon.languages.typescript.tsconfig import TsConfig, load_tsconfig
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -18,8 +18,8 @@ from prewrite.errors import BackendFailed
 from prewrite_daemon.backends.base import RawDiagnostic
 from prewrite_daemon.backends.lsp_process import LspProcess
 from prewrite_daemon.backends.lsp_types import ServerQuirks, SettingsFn
+from prewrite_daemon.backends.process import run_captured
 from prewrite_daemon.backends.pyright_command import cli_argv, langserver_argv, server_env
-from prewrite_daemon.process import run_captured
 
 _START = {"line": 0, "character": 0}
 

@@ -25,8 +25,8 @@ from prewrite.files import read_text
 from prewrite_daemon.backends.lsp_process import LspProcess
 from prewrite_daemon.backends.lsp_types import ServerQuirks
 from prewrite_daemon.backends.node import node_executable
+from prewrite_daemon.backends.process import run_captured
 from prewrite_daemon.backends.tsc_output import parse_tsc_output
-from prewrite_daemon.process import run_captured
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -34,14 +34,14 @@ from typing import TYPE_CHECKING
 import psutil
 
 from prewrite.errors import PrewriteError
+from prewrite_daemon.concurrency.priority_lock import PriorityLock
 from prewrite_daemon.editor.layer import EditorLayer
-from prewrite_daemon.priority_lock import PriorityLock
 
 if TYPE_CHECKING:
     from collections.abc import AsyncGenerator, Callable
 
     from prewrite_daemon.backends.base import Backend, FileEvent
-    from prewrite_daemon.environment import Fingerprint
+    from prewrite_daemon.languages.python.environment import Fingerprint
     from prewrite_daemon.workspace import Workspace
 
 log = logging.getLogger(__name__)

@@ -1,1 +1,7 @@
-"""The validation ladder: cheapest rung first, the first failure ends it."""
+"""The validation ladder: cheapest rung first, the first failure ends it (``runner``): path
+policy, anchored edits, parse, format, lint (ruff, the workspace's node tools), suppressions,
+protected snippets, the type check (``check``), the review, the disk rungs.
+
+May import: ``check``, ``backends``, ``languages`` (the parse rung reads Python and other
+formats), ``limits``; never the session, editors or agents.
+"""

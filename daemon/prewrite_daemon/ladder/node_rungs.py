@@ -13,10 +13,10 @@ from contextlib import nullcontext
 from typing import TYPE_CHECKING
 
 from prewrite.protocol import Diagnostic
-from prewrite_daemon.diagnostics import introduced
+from prewrite_daemon.check.diagnostics import introduced
+from prewrite_daemon.check.patch import FileEdit, PreparedPatch
 from prewrite_daemon.ladder.node_tools import is_js_family
 from prewrite_daemon.ladder.patched_view import patched_view
-from prewrite_daemon.patch import FileEdit, PreparedPatch
 
 if TYPE_CHECKING:
     from prewrite_daemon.ladder.node_tools import NodeTools, Tool

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from prewrite.errors import BackendFailed
 from prewrite.files import read_or_none
 from prewrite.protocol import Diagnostic
-from prewrite_daemon.process import run_captured
+from prewrite_daemon.backends.process import run_captured
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

@@ -21,15 +21,15 @@ import tomllib
 from typing import TYPE_CHECKING
 
 from prewrite.protocol import Diagnostic
-from prewrite_daemon.jsonc import strip_jsonc
 from prewrite_daemon.ladder.config import TS_EXTENSIONS
 from prewrite_daemon.ladder.formats import check_for
-from prewrite_daemon.parse_child import syntax_error
+from prewrite_daemon.languages.jsonc import strip_jsonc
+from prewrite_daemon.languages.python.syntax.parse_child import syntax_error
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from prewrite_daemon.patch import FileEdit, PreparedPatch
+    from prewrite_daemon.check.patch import FileEdit, PreparedPatch
 
 _TOML_POSITION = re.compile(r"\(at line (\d+), column (\d+)\)")
 _JSONC_NAMES = frozenset({"pyrightconfig.json", "jsconfig.json", "devcontainer.json",

@@ -21,7 +21,7 @@ from prewrite_daemon.ladder.ruff import RUFF_CONFIG_FILES
 if TYPE_CHECKING:
     from collections.abc import Generator
 
-    from prewrite_daemon.patch import PreparedPatch
+    from prewrite_daemon.check.patch import PreparedPatch
 
 
 def _mirror_entries(real: Path, view: Path, skip: set[str]) -> None:

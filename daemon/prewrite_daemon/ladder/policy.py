@@ -33,14 +33,14 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from prewrite.errors import ErrorDetail, ForbiddenPath, PrewriteError, UnverifiableExtension
-from prewrite_daemon import jsonc
 from prewrite_daemon.ladder.reach import new_reaches
+from prewrite_daemon.languages import jsonc
 
 if TYPE_CHECKING:
     from collections.abc import Generator
 
+    from prewrite_daemon.check.patch import FileEdit, PreparedPatch
     from prewrite_daemon.ladder.config import LadderConfig
-    from prewrite_daemon.patch import FileEdit, PreparedPatch
 
 # (table path, what it is) — changes here alter what gets installed or how the project builds.
 DEPENDENCY_TABLES: tuple[tuple[str, ...], ...] = (

@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING
 from prewrite.errors import ErrorDetail, ProtectedSnippet
 
 if TYPE_CHECKING:
+    from prewrite_daemon.check.patch import PreparedPatch
     from prewrite_daemon.ladder.config import ProtectRule
-    from prewrite_daemon.patch import PreparedPatch
 
 _SHOWN = 60
 

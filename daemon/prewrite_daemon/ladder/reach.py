@@ -32,7 +32,7 @@ import tomllib
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any, cast
 
-from prewrite_daemon import jsonc
+from prewrite_daemon.languages import jsonc
 
 if TYPE_CHECKING:
     from pathlib import Path

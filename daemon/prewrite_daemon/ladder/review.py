@@ -60,14 +60,14 @@ import msgspec
 
 from prewrite.errors import BackendFailed, CheckTimeout
 from prewrite.protocol import Diagnostic
-from prewrite_daemon.process import STREAM_CAP, ChildLimits, capture
+from prewrite_daemon.backends.process import STREAM_CAP, ChildLimits, capture
 
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from prewrite_daemon.check.patch import FileEdit, PreparedPatch
     from prewrite_daemon.ladder.config import ReviewerCommand
     from prewrite_daemon.limits import Deadline
-    from prewrite_daemon.patch import FileEdit, PreparedPatch
 
 log = logging.getLogger(__name__)
 

@@ -45,6 +45,7 @@ from prewrite.errors import BackendFailed
 from prewrite.files import read_text
 from prewrite.protocol import Diagnostic
 from prewrite_daemon.backends.node import find_program
+from prewrite_daemon.backends.process import run_captured
 from prewrite_daemon.ladder.ruff_configs import (
     RUFF_CONFIG_FILES,
     guard_configs,
@@ -53,11 +54,10 @@ from prewrite_daemon.ladder.ruff_configs import (
 )
 from prewrite_daemon.ladder.ruff_trust import dig, extended_config
 from prewrite_daemon.ladder.ruff_warm import WarmRuff
-from prewrite_daemon.process import run_captured
 
 if TYPE_CHECKING:
+    from prewrite_daemon.check.patch import PreparedPatch
     from prewrite_daemon.ladder.ruff_server import Finding
-    from prewrite_daemon.patch import PreparedPatch
 
 CONCURRENCY = 4
 CONFIG_REJECTED = "config"  # the rule of the finding "ruff rejects the patch's configuration"

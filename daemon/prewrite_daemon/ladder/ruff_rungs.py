@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from prewrite.protocol import Diagnostic
-from prewrite_daemon.diagnostics import introduced
+from prewrite_daemon.check.diagnostics import introduced
+from prewrite_daemon.check.patch import FileEdit, PreparedPatch
 from prewrite_daemon.ladder.patched_view import patched_view
 from prewrite_daemon.ladder.ruff import BREAKAGE_RULES, CONFIG_REJECTED, linter_config_changes
-from prewrite_daemon.patch import FileEdit, PreparedPatch
 
 if TYPE_CHECKING:
     from collections.abc import Generator

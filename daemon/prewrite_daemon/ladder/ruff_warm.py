@@ -23,10 +23,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from prewrite.errors import BackendFailed, CheckTimeout
+from prewrite_daemon.backends.process import run_captured
 from prewrite_daemon.ladder.ruff_server import RuffServer
 from prewrite_daemon.ladder.ruff_trust import ConfigTrust, start_stamp
-from prewrite_daemon.parse_child import syntax_error
-from prewrite_daemon.process import run_captured
+from prewrite_daemon.languages.python.syntax.parse_child import syntax_error
 
 if TYPE_CHECKING:
     from pathlib import Path

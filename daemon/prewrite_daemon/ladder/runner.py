@@ -43,6 +43,7 @@ from prewrite.protocol import (
     Suppression,
 )
 from prewrite.trust import is_trusted
+from prewrite_daemon.check.patch import FileEdit, PreparedPatch, normalize_path, prepare_patch
 from prewrite_daemon.ladder.config import RUNGS
 from prewrite_daemon.ladder.node_rungs import node_rungs_for, node_step
 from prewrite_daemon.ladder.parse import parse_patch
@@ -54,7 +55,6 @@ from prewrite_daemon.ladder.suppression_mode import SUPPRESSIONS, suppression_mo
 from prewrite_daemon.ladder.suppression_reruns import reruns_for
 from prewrite_daemon.ladder.suppression_rung import judge, listed
 from prewrite_daemon.limits import Deadline
-from prewrite_daemon.patch import FileEdit, PreparedPatch, normalize_path, prepare_patch
 
 if TYPE_CHECKING:
     from pathlib import Path

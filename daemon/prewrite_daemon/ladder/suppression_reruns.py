@@ -26,10 +26,10 @@ if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
 
     from prewrite.protocol import CheckReply, Diagnostic
+    from prewrite_daemon.check.patch import PreparedPatch
     from prewrite_daemon.ladder.node_tools import NodeTools
     from prewrite_daemon.ladder.ruff import Ruff
     from prewrite_daemon.limits import Deadline
-    from prewrite_daemon.patch import PreparedPatch
 
     TypeCheck = Callable[[PreparedPatch, float], Awaitable[CheckReply]]
 

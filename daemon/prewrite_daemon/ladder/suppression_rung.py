@@ -31,9 +31,9 @@ from typing import TYPE_CHECKING
 
 from prewrite.errors import CheckTimeout, PrewriteError
 from prewrite.protocol import Diagnostic, Suppression
+from prewrite_daemon.check.patch import FileEdit, PreparedPatch
 from prewrite_daemon.ladder.suppression_mode import SUPPRESSIONS
 from prewrite_daemon.ladder.suppressions import Added, added_in, strip
-from prewrite_daemon.patch import FileEdit, PreparedPatch
 
 if TYPE_CHECKING:
     from prewrite_daemon.ladder.suppression_mode import SuppressionMode

@@ -26,7 +26,7 @@ from prewrite_daemon.ladder.suppression_sites import Found, Site, is_python, pyt
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from prewrite_daemon.patch import FileEdit
+    from prewrite_daemon.check.patch import FileEdit
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from prewrite_daemon.jsonc import strip_jsonc
+from prewrite_daemon.languages.jsonc import strip_jsonc
 
 
 @dataclass(frozen=True)

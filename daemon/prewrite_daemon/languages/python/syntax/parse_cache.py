@@ -1,0 +1,46 @@
+"""One parse per source text, shared by everything that plans a check.
+
+Planning an interface change reads each patched text several times: whether its interface
+changed (``imports.interface_of``), its summary and regions (``name_summary.summarize``), and
+whether it renames a function (``name_renames``). Parsing a hub module costs milliseconds, and
+an agent re-checks the same base text again and again, so the trees are kept, a few at a time.
+
+The trees are shared: **no caller may change one**. Code that rewrites a tree (``name_renames``
+renames in place) parses its own copy with ``parse_private``.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import warnings
+
+from prewrite_daemon.languages.python.syntax.newer import parse_newer
+from prewrite_daemon.languages.python.syntax.parse_child import is_large
+
+_KEPT = 16  # trees of the last texts parsed: a hub module's is a few MB at most
+
+
+@functools.lru_cache(maxsize=_KEPT)
+def parse_shared(source: str) -> ast.Module | None:
+    """The tree of ``source`` (type comments included), or None when it does not parse. Shared
+    with every other caller: read it, never change it."""
+    return parse_private(source)
+
+
+def parse_private(source: str) -> ast.Module | None:
+    """A fresh tree of ``source``, the caller's own to change; None when it does not parse.
+    Syntax newer than the daemon's Python is read through ``newer_syntax``. A text too large to
+    parse in the daemon (``parse_child.is_large``: the parse would hold the interpreter lock,
+    stalling every client) is never parsed here: None, read as a file that does not parse —
+    every importer kept, sound."""
+    if is_large(source):
+        return None
+    try:
+        with warnings.catch_warnings():  # "\d" in a string: the file's own business
+            warnings.simplefilter("ignore")
+            return ast.parse(source, type_comments=True)
+    except SyntaxError:
+        return parse_newer(source)
+    except (ValueError, RecursionError, MemoryError):
+        return None
