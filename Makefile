@@ -37,10 +37,11 @@ install: $(STAMP) $(TOOLCHAINS) $(PINNED_TS)  ## .venv with prewrite, pyright, r
 demo: $(STAMP)  ## start the daemon, check a green and a red patch on bench/demo/repo, stop it
 	$(BIN)/python -m bench.demo
 
-lint: $(STAMP)  ## ruff + pyright strict on our own code
+lint: $(STAMP)  ## ruff, pyright strict, and the package layers (import-linter, .importlinter)
 	$(BIN)/ruff check client daemon tests bench
 	$(BIN)/ruff format --check client daemon tests bench
 	$(BIN)/pyright
+	$(BIN)/lint-imports
 
 test: $(STAMP) $(TOOLCHAINS) $(PINNED_TS)  ## all tests: unit, faults, CLI, end-to-end with the real pyright
 	$(BIN)/pytest -q

@@ -6,6 +6,8 @@ Exit codes of ``check``: 0 the patch introduces no error, 1 it does, 2 anything 
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import os
 import sys
 from typing import TYPE_CHECKING
 
@@ -248,14 +250,22 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
 }
 
 
+MCP_MODULE = "prewrite_daemon.agents.server"
+
+
 def _mcp(args: argparse.Namespace) -> int:
-    """The MCP server lives with the daemon's dependencies (the mcp SDK), not in the client."""
-    try:
-        from prewrite_daemon.agents.server import run_mcp
-    except ImportError as exc:
+    """The MCP server lives with the daemon's dependencies (the mcp SDK), not in the client:
+    this process becomes it (the same interpreter, stdin and stdout), importing nothing of it.
+    Isolated (``-I``), as the daemon is started: the agent's working directory is a repository,
+    and ``-m`` would otherwise import from it first."""
+    if importlib.util.find_spec("prewrite_daemon") is None:
         print(
-            f"prewrite: mcp needs the daemon extra (pip install 'prewrite[daemon]'): {exc}",
-            file=sys.stderr,
+            "prewrite: mcp needs the daemon extra (pip install 'prewrite[daemon]')", file=sys.stderr
         )
         return EXIT_ERROR
-    return run_mcp(args.root, autostart=not args.no_autostart)
+    argv = [sys.executable, "-I", "-m", MCP_MODULE]
+    argv += ["--root", args.root] if args.root else []
+    argv += ["--no-autostart"] if args.no_autostart else []
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execv(sys.executable, argv)

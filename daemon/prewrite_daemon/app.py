@@ -38,8 +38,12 @@ from prewrite.runtime import DaemonStatusFile, RuntimePaths
 from prewrite_daemon.backends.spawned_ahead import discard as discard_spawned_ahead
 from prewrite_daemon.check.planning import DEFAULT_PLANNING_BUDGET_S
 from prewrite_daemon.editor.hub import EditorHub
-from prewrite_daemon.languages.python.language import PYTHON
-from prewrite_daemon.languages.python.protocols.library import pause_scans, resume_scans, stop_scans
+from prewrite_daemon.languages.registry import (
+    LANGUAGES,
+    pause_background,
+    resume_background,
+    stop_background,
+)
 from prewrite_daemon.rpc import serve_unix
 from prewrite_daemon.session import Registry
 from prewrite_daemon.writer import recover
@@ -83,7 +87,7 @@ class Daemon:
     async def handle(self, request: Request) -> Reply:
         self.in_flight += 1
         if self.in_flight == 1:
-            pause_scans()  # background Protocol scans wait while a request is served
+            pause_background()  # background Protocol scans wait while a request is served
         self.idle.clear()
         try:
             match request:
@@ -109,7 +113,7 @@ class Daemon:
             self.last_activity = time.monotonic()
             if self.in_flight == 0:
                 self.idle.set()
-                resume_scans()
+                resume_background()
 
     async def _quiet(self) -> None:
         """Until no request has been under way for ``QUIET_S`` (a ready checker's warm-up
@@ -157,7 +161,8 @@ class Daemon:
         log.info(
             "prewrite daemon %s listening on %s (pid %s)", __version__, socket_path, os.getpid()
         )
-        self.registry.ready.fill(PYTHON)  # loading while the first request comes in
+        for language in LANGUAGES:  # loading while the first request comes in
+            self.registry.ready.fill(language)
         try:
             async with asyncio.TaskGroup() as tg:
                 idle = tg.create_task(self._idle_watch()) if self.idle_timeout_s else None
@@ -173,7 +178,7 @@ class Daemon:
                 log.warning("stopping with requests still running after %ss", SHUTDOWN_GRACE_S)
             await self.editors.stop()
             await self.registry.stop()
-            stop_scans()  # the Protocol scans under way: nobody will read their answers
+            stop_background()  # the Protocol scans under way: nobody will read their answers
             discard_spawned_ahead()  # a ready pyright spawned ahead that nobody adopted
             socket_path.unlink(missing_ok=True)
             log.info("prewrite daemon stopped")

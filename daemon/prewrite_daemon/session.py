@@ -35,7 +35,7 @@ from prewrite_daemon.apply import apply_patch, finish
 from prewrite_daemon.backends.ready import ReadyCheckers
 from prewrite_daemon.check.patch import resolve_root
 from prewrite_daemon.check.planning import DEFAULT_PLANNING_BUDGET_S
-from prewrite_daemon.check.routing import LANGUAGES, all_in_use, languages_for, typecheck_all
+from prewrite_daemon.check.routing import all_in_use, typecheck_all
 from prewrite_daemon.entry import DEFAULT_MAX_QUEUE, Entry, warm_up
 from prewrite_daemon.ladder.config import load_config
 from prewrite_daemon.ladder.record import VerdictRecord, record_verdict
@@ -43,7 +43,7 @@ from prewrite_daemon.ladder.runner import Ladder
 from prewrite_daemon.languages.python.environment import resolve_python
 from prewrite_daemon.languages.python.interpreter_query import prefetch
 from prewrite_daemon.languages.python.interpreter_trust import interpreter_may_run
-from prewrite_daemon.languages.python.language import PYTHON
+from prewrite_daemon.languages.registry import DEFAULT, language_named, languages_for
 from prewrite_daemon.limits import ReplyLimits, check_state_dir
 from prewrite_daemon.recheck.misses import NarrowingMisses
 from prewrite_daemon.retire import is_idle, stop_entry, stop_idle
@@ -128,13 +128,13 @@ class Registry:
             resolved = resolve_python(root, python)
         except PrewriteError:
             return
-        if any(k[:3] == (root, PYTHON.name, resolved) for k in self._entries):
+        if any(k[:3] == (root, DEFAULT.name, resolved) for k in self._entries):
             return  # known: the common case costs no trust lookup here
-        key = self._key(root, resolved, PYTHON)
+        key = self._key(root, resolved, DEFAULT)
         if key[4]:  # its interpreter may run
             await asyncio.to_thread(prefetch, key[2])
 
-    def entry(self, root: Path, python: str, language: Language = PYTHON) -> Entry:
+    def entry(self, root: Path, python: str, language: Language = DEFAULT) -> Entry:
         """The workspace of (root, language, interpreter, trust); trusting a root later makes
         a new one, and the old one's checker stops (``_retire``)."""
         key = self._key(root, python, language)
@@ -144,7 +144,7 @@ class Registry:
             for old in [k for k in self._entries if k[:3] == key[:3]]:
                 self._superseded.append(self._entries.pop(old))
             name = f"{root}\0{python}\0{trusted}" + ("" if may_run else "\0read-only")
-            if language is not PYTHON:  # Python's shadows keep the place they had
+            if language is not DEFAULT:  # Python's shadows keep the place they had
                 name += f"\0{language.name}"
             digest = hashlib.sha256(name.encode()).hexdigest()[:16]
             shadow = self.state_dir / "shadows" / digest
@@ -177,7 +177,7 @@ class Registry:
 
     def workspace(self, root: str, python: str | None, language: str = "python") -> Workspace:
         resolved = resolve_root(root)
-        lang = next(lang for lang in LANGUAGES if lang.name == language)
+        lang = language_named(language)
         return self.entry(resolved, resolve_python(resolved, python), lang).workspace
 
     @contextlib.asynccontextmanager

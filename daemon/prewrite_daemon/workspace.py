@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from prewrite.protocol import CheckReply
     from prewrite_daemon.check.patch import PreparedPatch
     from prewrite_daemon.languages.base import CheckerLayout, DependencyGraph, Language
-    from prewrite_daemon.languages.python.environment import Fingerprint
+    from prewrite_daemon.languages.fingerprint import Fingerprint
 
 log = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@ from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
 from prewrite.errors import BadRequest, FindAmbiguous, FindMismatch
-from prewrite_daemon.ladder.anchor import apply_edits, locate, normalize
+from prewrite_daemon.check.anchor import apply_edits, locate, normalize
 from tests.fuzz.bounds import bounded
 
 pytestmark = pytest.mark.fuzz

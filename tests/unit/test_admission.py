@@ -25,8 +25,8 @@ from prewrite.hook_patch import apply_edits as tool_edits
 from prewrite.hook_root import Target
 from prewrite.protocol import Edit, FileChange
 from prewrite_daemon.agents.inputs import ChangeInput, to_file_changes
+from prewrite_daemon.check.anchor import apply_edits
 from prewrite_daemon.check.patch import normalize_path, prepare_patch
-from prewrite_daemon.ladder.anchor import apply_edits
 
 if TYPE_CHECKING:
     from pathlib import Path

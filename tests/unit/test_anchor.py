@@ -10,8 +10,8 @@ import pytest
 from prewrite.changes import sha256_hex
 from prewrite.errors import BadRequest, FindAmbiguous, FindMismatch, StaleBase
 from prewrite.protocol import Edit, FileChange
+from prewrite_daemon.check.anchor import apply_edits, closest_lines, locate, normalize
 from prewrite_daemon.check.patch import prepare_patch
-from prewrite_daemon.ladder.anchor import apply_edits, closest_lines, locate, normalize
 
 if TYPE_CHECKING:
     from pathlib import Path

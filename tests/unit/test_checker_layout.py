@@ -6,13 +6,13 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from prewrite_daemon.check.scope import CheckerScope
 from prewrite_daemon.languages.python.checker_config import (
     CheckerConfig,
-    Reader,
     load_checker_config,
     outside_dirs,
     render_shadow_config,
@@ -21,6 +21,9 @@ from prewrite_daemon.languages.python.environment import pth_dirs, read_venv
 from prewrite_daemon.languages.python.language import PYTHON
 from prewrite_daemon.languages.python.layout import compute_layout
 from prewrite_daemon.shadow import MAX_FILE_BYTES, ShadowTree
+
+if TYPE_CHECKING:
+    from prewrite_daemon.languages.readers import Reader
 
 ROOT = Path("/w/root")
 

@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING
 
 from prewrite.protocol import CheckReply, Diagnostic
 from prewrite_daemon.backends.base import RawDiagnostic
-from prewrite_daemon.check.routing import languages_for, merge_replies
+from prewrite_daemon.check.routing import merge_replies
 from prewrite_daemon.languages.python.language import PYTHON
+from prewrite_daemon.languages.registry import languages_for
 from prewrite_daemon.languages.typescript.environment import digest_node_modules, load_layout
 from prewrite_daemon.languages.typescript.language import TYPESCRIPT
 

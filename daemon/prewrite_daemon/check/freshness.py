@@ -25,7 +25,7 @@ from prewrite_daemon.recheck.pending import PendingRecheck, now
 if TYPE_CHECKING:
     from prewrite.protocol import CheckReply
     from prewrite_daemon.check.patch import PreparedPatch
-    from prewrite_daemon.languages.python.environment import Fingerprint
+    from prewrite_daemon.languages.fingerprint import Fingerprint
     from prewrite_daemon.workspace import Workspace
 
 log = logging.getLogger(__name__)

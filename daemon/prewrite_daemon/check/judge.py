@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING
 from prewrite_daemon.check.coldcheck import cold_base, run_cold_check
 from prewrite_daemon.check.config_change import judge_both
 from prewrite_daemon.checker import CheckContext, run_check
-from prewrite_daemon.languages.python.checker_config import disk_reader
-from prewrite_daemon.languages.python.layout import patched_reader
+from prewrite_daemon.languages.readers import disk_reader, patched_reader
 from prewrite_daemon.limits import Deadline
 
 if TYPE_CHECKING:

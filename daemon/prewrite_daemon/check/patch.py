@@ -25,7 +25,7 @@ from prewrite.errors import (
     StaleBase,
 )
 from prewrite.files import SOURCE_LIMIT, read_regular
-from prewrite_daemon.ladder.anchor import apply_edits
+from prewrite_daemon.check.anchor import apply_edits
 
 if TYPE_CHECKING:
     from prewrite.protocol import FileChange

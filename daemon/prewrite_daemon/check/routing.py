@@ -1,8 +1,8 @@
-"""Which checkers judge a patch, and one verdict from theirs.
+"""One verdict from the checkers that judge a patch.
 
-Each file goes by its suffix (and checker configuration files by name) to its language's
-workspace; a patch across Python and TypeScript is judged by both, one after the other, and is
-red if either finds a new error.
+Which languages judge it is the languages' call (``languages.registry.languages_for``); a patch
+across Python and TypeScript is judged by both, one after the other, and is red if either finds
+a new error.
 """
 
 from __future__ import annotations
@@ -11,39 +11,14 @@ import contextlib
 from typing import TYPE_CHECKING
 
 from prewrite.protocol import CheckReply
-from prewrite_daemon.languages.python.language import PYTHON
-from prewrite_daemon.languages.typescript.language import TYPESCRIPT
 from prewrite_daemon.limits import Deadline
 
 if TYPE_CHECKING:
     from collections.abc import Generator
-    from pathlib import Path
 
     from prewrite_daemon.check.patch import PreparedPatch
     from prewrite_daemon.entry import Entry
     from prewrite_daemon.ladder.runner import TypeCheck
-    from prewrite_daemon.languages.base import Language
-
-LANGUAGES: tuple[Language, ...] = (PYTHON, TYPESCRIPT)
-
-
-def languages_for(root: Path, paths: list[str]) -> list[Language]:
-    """The languages whose checkers judge a patch touching ``paths`` under ``root``.
-
-    A language claims its sources and its checker configuration, where it applies to the root;
-    TypeScript claims JSON files too (a source may import one under ``resolveJsonModule``).
-    A patch no language claims (a README) goes to the root's own: TypeScript where the root
-    has a tsconfig.json, else Python, as before there was a second language.
-    """
-    present = [lang for lang in LANGUAGES if lang.applies_to(root)]
-    claimed = [
-        lang for lang in present
-        if any(lang.is_source(p) or lang.is_checker_config(p) for p in paths)
-        or (lang is TYPESCRIPT and any(p.endswith(".json") for p in paths))
-    ]  # fmt: skip
-    if claimed:
-        return claimed
-    return [TYPESCRIPT] if TYPESCRIPT in present else [PYTHON]
 
 
 def merge_replies(replies: list[tuple[str, CheckReply]]) -> CheckReply:

@@ -29,10 +29,10 @@ from prewrite import __version__
 from prewrite.errors import FrameTooLarge, PrewriteError
 from prewrite_daemon.backends.lsp_process import LspProcess
 from prewrite_daemon.backends.lsp_types import uri_to_path
-from prewrite_daemon.check.routing import LANGUAGES
 from prewrite_daemon.editor.lsp_reader import BoundedReader
 from prewrite_daemon.editor.protocol import EditorProtocol, to_lsp_diagnostic
 from prewrite_daemon.editor.uris import PathMap
+from prewrite_daemon.languages.registry import LANGUAGES
 
 if TYPE_CHECKING:
     from prewrite_daemon.backends.base import Backend

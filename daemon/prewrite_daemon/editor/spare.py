@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from collections.abc import AsyncGenerator, Callable
 
     from prewrite_daemon.backends.base import Backend, FileEvent
-    from prewrite_daemon.languages.python.environment import Fingerprint
+    from prewrite_daemon.languages.fingerprint import Fingerprint
     from prewrite_daemon.workspace import Workspace
 
 log = logging.getLogger(__name__)

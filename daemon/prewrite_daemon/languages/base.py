@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from prewrite.protocol import Diagnostic
     from prewrite_daemon.backends.base import Backend, RawDiagnostic
     from prewrite_daemon.backends.ready import ReadyChecker
-    from prewrite_daemon.languages.python.environment import Fingerprint
+    from prewrite_daemon.languages.fingerprint import Fingerprint
 
 
 class DependencyGraph(Protocol):

@@ -20,23 +20,22 @@ from __future__ import annotations
 import json
 import os
 import tomllib
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from prewrite.files import read_text
 from prewrite_daemon.languages import jsonc
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
+
+    from prewrite_daemon.languages.readers import Reader
 
 JSON_CONFIG = "pyrightconfig.json"
 CONFIG_FILES = frozenset({JSON_CONFIG, "pyproject.toml"})
 _PATH_KEYS = ("stubPath", "typeshedPath")
 
 T = TypeVar("T")
-Reader = Callable[[str], str | None]  # the text of a root-relative file, None if absent
 
 
 @dataclass(frozen=True)
@@ -166,20 +165,3 @@ def outside_dirs(config: CheckerConfig, root: Path) -> list[Path]:
             if os.path.isabs(absolute) and Path(absolute).is_dir():
                 found.append(Path(absolute))
     return _unique(found)
-
-
-def disk_reader(root: Path) -> Reader:
-    """Read root-relative files of the real tree: ``None`` when absent, a directory or not
-    text; ``UnreadableFile`` for a FIFO, a device or a file over the limit (``prewrite.files``:
-    refused unread, never waited on — the check answers with the typed error)."""
-
-    def read(rel: str) -> str | None:
-        path = root / rel
-        if os.path.isdir(path):
-            return None  # what the checker makes of it too: no such configuration
-        try:
-            return read_text(path, name=rel)
-        except UnicodeDecodeError:
-            return None
-
-    return read

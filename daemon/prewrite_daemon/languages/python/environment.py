@@ -12,12 +12,12 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from prewrite.errors import InvalidWorkspace, UnreadableFile
-from prewrite.files import read_or_none, sha256_regular
+from prewrite.errors import InvalidWorkspace
+from prewrite.files import read_or_none
+from prewrite_daemon.languages.fingerprint import Fingerprint, digest_files, digest_trees
 from prewrite_daemon.languages.python.interpreter_query import ask_interpreter
 from prewrite_daemon.languages.python.interpreter_trust import interpreter_places
 
@@ -40,24 +40,6 @@ GRAPH_FILES = (
 )
 _REQUIREMENTS_PREFIX = "requirements"
 _PACKAGE_MARKERS = (".dist-info", ".egg-info", ".egg-link", ".pth")
-_TREE_SUFFIXES = (".py", ".pyi", "py.typed", ".pth")
-MAX_TREE_FILES = 20_000
-
-
-@dataclass(frozen=True)
-class Fingerprint:
-    """A digest per part, so a change can be named (``config``, ``packages``, ...)."""
-
-    parts: tuple[tuple[str, str], ...]
-
-    @property
-    def digest(self) -> str:
-        return hashlib.sha256(repr(self.parts).encode()).hexdigest()[:16]
-
-    def moved(self, other: Fingerprint) -> list[str]:
-        """The names of the parts that differ between two fingerprints."""
-        mine, theirs = dict(self.parts), dict(other.parts)
-        return sorted(k for k in mine.keys() | theirs.keys() if mine.get(k) != theirs.get(k))
 
 
 def resolve_python(root: Path, given: str | None) -> str:
@@ -118,37 +100,6 @@ def pth_dirs(dirs: list[Path]) -> list[Path]:
     return found
 
 
-def digest_trees(dirs: list[Path], limit: int = MAX_TREE_FILES) -> str:
-    """Stamps of the Python sources under ``dirs`` (editable sources, ``extraPaths``).
-
-    Bounded: past ``limit`` files the rest are not stamped (the watcher still sees them).
-    """
-    h = hashlib.sha256()
-    count = 0
-    stack = list(reversed(dirs))
-    while stack and count < limit:
-        directory = stack.pop()
-        try:
-            entries = sorted(os.scandir(directory), key=lambda e: e.name)
-        except OSError:
-            h.update(f"{directory}: unreadable\n".encode())
-            continue
-        for entry in entries:
-            try:
-                if entry.is_dir(follow_symlinks=False):
-                    if entry.name != "__pycache__" and not entry.name.startswith("."):
-                        stack.append(Path(entry.path))
-                    continue
-                if not entry.name.endswith(_TREE_SUFFIXES):
-                    continue
-                st = entry.stat()
-            except OSError:
-                continue
-            count += 1
-            h.update(f"{entry.path}:{st.st_mtime_ns}:{st.st_size}:{st.st_ino}\n".encode())
-    return h.hexdigest()[:16]
-
-
 def read_venv(python: str) -> tuple[Path, str | None] | None:
     """The venv of ``python`` and its Python version, read from disk without running anything:
     the first venv (``pyvenv.cfg`` one level above) on its way through links to the file that
@@ -176,19 +127,6 @@ def read_site_dirs(python: str) -> list[Path]:
     venv, _version = found
     dirs = sorted(venv.glob("lib*/python3*/site-packages"))
     return list(dict.fromkeys(d.resolve() for d in dirs if d.is_dir()))
-
-
-def digest_files(paths: list[Path]) -> str:
-    """Hashes of ``paths`` (read in chunks, regular files only: a lock file may be large, and
-    one that is a FIFO or a device is stamped as such, unread)."""
-    h = hashlib.sha256()
-    for path in paths:
-        try:
-            digest = sha256_regular(path)
-        except UnreadableFile as exc:
-            digest = f"unreadable: {exc.message}"
-        h.update(path.name.encode() + b"\0" + digest.encode() + b"\0")
-    return h.hexdigest()[:16]
 
 
 def _digest_packages(dirs: list[Path]) -> str:

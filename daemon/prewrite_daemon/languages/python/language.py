@@ -18,9 +18,8 @@ from prewrite_daemon.backends.pyright import (
 )
 from prewrite_daemon.backends.pyright_command import checker_version
 from prewrite_daemon.backends.ready import ReadyChecker
-from prewrite_daemon.languages.python.checker_config import CONFIG_FILES, JSON_CONFIG, disk_reader
+from prewrite_daemon.languages.python.checker_config import CONFIG_FILES, JSON_CONFIG
 from prewrite_daemon.languages.python.environment import (
-    Fingerprint,
     fingerprint,
     is_graph_file,
     read_site_dirs,
@@ -30,6 +29,7 @@ from prewrite_daemon.languages.python.layout import Layout, compute_layout
 from prewrite_daemon.languages.python.names.deps import NameGraph
 from prewrite_daemon.languages.python.names.imports import interface_changed
 from prewrite_daemon.languages.python.protocols.library import configured_typesheds, for_environment
+from prewrite_daemon.languages.readers import disk_reader
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from prewrite.protocol import Diagnostic
     from prewrite_daemon.backends.base import Backend, RawDiagnostic
     from prewrite_daemon.languages.base import CheckerLayout, Environment
+    from prewrite_daemon.languages.fingerprint import Fingerprint
 
 SOURCE_SUFFIXES = (".py", ".pyi")
 MIRRORED_NAMES = frozenset({"py.typed", "pyproject.toml", "pyrightconfig.json"})

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 from prewrite_daemon.check.scope import CheckerScope
 from prewrite_daemon.languages.python.checker_config import (
     CheckerConfig,
-    Reader,
     load_checker_config,
     outside_dirs,
     render_shadow_config,
@@ -24,7 +23,7 @@ from prewrite_daemon.languages.python.environment import pth_dirs, read_venv
 from prewrite_daemon.shadow import skipped_dir
 
 if TYPE_CHECKING:
-    from prewrite_daemon.check.patch import PreparedPatch
+    from prewrite_daemon.languages.readers import Reader
 
 
 @dataclass(frozen=True)
@@ -97,14 +96,3 @@ def _venv_settings(python: str) -> dict[str, str]:
     venv, version = found
     settings = {"venvPath": str(venv.parent), "venv": venv.name}
     return settings | ({"pythonVersion": version} if version else {})
-
-
-def patched_reader(read: Reader, patch: PreparedPatch) -> Reader:
-    """Read root files as the patch would leave them."""
-    edits = {e.path: e for e in patch.edits}
-
-    def candidate(rel: str) -> str | None:
-        edit = edits.get(rel)
-        return read(rel) if edit is None else edit.new_text
-
-    return candidate

@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Any, cast
 from prewrite.files import SOURCE_LIMIT, read_or_none, regular_stat
 from prewrite_daemon.backends.node import node_executable
 from prewrite_daemon.languages import jsonc
-from prewrite_daemon.languages.python.checker_config import disk_reader
-from prewrite_daemon.languages.python.environment import Fingerprint, digest_files, digest_trees
+from prewrite_daemon.languages.fingerprint import Fingerprint, digest_files, digest_trees
+from prewrite_daemon.languages.readers import disk_reader
 from prewrite_daemon.languages.typescript.pinned import TsChoice, choose_typescript
 from prewrite_daemon.languages.typescript.scope import TsScope
 from prewrite_daemon.languages.typescript.tsconfig import TsConfig, load_tsconfig
