@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from bench.processes import rss_mb, run_sampled, stop_pid, summarize, wait_exit
 from prewrite import Client
-from prewrite.client import spawn_daemon, wait_for_daemon
+from prewrite.daemon_start import spawn_daemon, wait_for_daemon
 from prewrite.errors import PrewriteError
 from prewrite.protocol import CheckRequest
 from prewrite.runtime import RuntimePaths, read_status

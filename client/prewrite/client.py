@@ -1,4 +1,5 @@
-"""The blocking Python client: connect to the per-user daemon (starting it if needed) and ask.
+"""The blocking Python client: connect to the per-user daemon (starting it if needed:
+``daemon_start``) and ask.
 
 Only the standard library and msgspec are imported here, so an agent loop can ``import prewrite``
 without the daemon's dependencies.
@@ -6,12 +7,9 @@ without the daemon's dependencies.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import shutil
 import socket
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
@@ -19,6 +17,7 @@ from typing import TYPE_CHECKING, TypeVar
 import msgspec
 
 from prewrite import __version__
+from prewrite.daemon_start import connect_daemon
 from prewrite.errors import (
     ConnectionLost,
     DaemonUnavailable,
@@ -50,11 +49,13 @@ from prewrite.protocol import (
     StopReply,
     StopRequest,
 )
-from prewrite.runtime import RuntimePaths, ensure_private_dir, runtime_paths
+from prewrite.runtime import runtime_paths
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from types import TracebackType
+
+    from prewrite.runtime import RuntimePaths
 
 R = TypeVar("R")
 
@@ -62,86 +63,8 @@ DEFAULT_CALL_TIMEOUT_S = 30.0  # the handshake and the quick requests (status, s
 REPLY_MARGIN_S = 5.0  # past a request's own timeout: encoding, transfer, scheduling
 PROBE_EVERY_S = 30.0  # apply/finish past the ladder's deadline: prove the daemon is alive
 PROBE_TIMEOUT_S = 10.0
-LAUNCH_TIMEOUT_S = 30.0
 
 _reply_decoder: msgspec.msgpack.Decoder[Reply] = msgspec.msgpack.Decoder(Reply)
-
-
-def daemon_command() -> list[str]:
-    """The command that runs the daemon in the foreground.
-
-    ``PREWRITE_DAEMON_CMD`` (whitespace-separated) overrides; otherwise this interpreter's
-    ``prewrite_daemon`` module when it is installed, else ``prewrite-daemon`` on PATH.
-
-    The module runs isolated (``-I``): ``python -m`` would put the caller's directory first on
-    ``sys.path``, so a ``yaml.py`` in the folder an agent starts from would run inside the daemon,
-    and a folder named ``prewrite`` there would shadow the client package; ``PYTHON*`` variables
-    (which a repository's ``.envrc`` may set) and the user's site-packages are ignored too. An
-    install the daemon can then not import (one found through ``PYTHONPATH`` only) sets
-    ``PREWRITE_DAEMON_CMD``.
-    """
-    override = os.environ.get("PREWRITE_DAEMON_CMD")
-    if override:
-        return override.split()
-    if importlib.util.find_spec("prewrite_daemon") is not None:
-        return [sys.executable, "-I", "-m", "prewrite_daemon"]
-    exe = shutil.which("prewrite-daemon")
-    if exe:
-        return [exe]
-    raise DaemonUnavailable(
-        "the daemon is not installed: pip install 'prewrite[daemon]' or set PREWRITE_DAEMON_CMD"
-    )
-
-
-def spawn_daemon(paths: RuntimePaths, extra_args: Sequence[str] = ()) -> None:
-    """Start the daemon detached from this process (it forks away; its output goes to the log).
-
-    Returns once the launcher has exited; the daemon itself may still be starting. A launcher
-    that fails (e.g. an unwritable state directory) is reported with what it logged.
-    """
-    ensure_private_dir(paths.runtime_dir)
-    env = dict(os.environ, PREWRITE_RUNTIME_DIR=os.path.abspath(paths.runtime_dir))
-    trust = env.get("PREWRITE_TRUST_FILE")
-    if trust:  # the daemon runs in "/": a relative setting must name the same file there
-        env["PREWRITE_TRUST_FILE"] = os.path.abspath(trust)
-    with paths.log_file.open("ab") as log:
-        logged_from = log.tell()
-        launcher = subprocess.Popen(
-            [*daemon_command(), "--detach", *extra_args],
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=log,
-            env=env,
-            cwd="/",  # never the caller's directory (a repository): nothing of it is imported
-            start_new_session=True,
-        )
-    try:
-        code = launcher.wait(timeout=LAUNCH_TIMEOUT_S)
-    except subprocess.TimeoutExpired:
-        launcher.kill()
-        launcher.wait()
-        raise DaemonUnavailable(
-            f"the daemon launcher did not return within {LAUNCH_TIMEOUT_S:.0f}s; "
-            f"see {paths.log_file}"
-        ) from None
-    if code != 0:
-        said = _logged_since(paths.log_file, logged_from)
-        raise DaemonUnavailable(
-            f"the daemon did not start (launcher exit code {code})"
-            + (f": {said}" if said else "")
-            + f"; see {paths.log_file}"
-        )
-
-
-def _logged_since(log_file: Path, offset: int, limit: int = 2000) -> str:
-    """The last lines the launcher wrote to the log (bounded), as one line."""
-    try:
-        with log_file.open("rb") as f:
-            f.seek(max(offset, f.seek(0, os.SEEK_END) - limit))
-            text = f.read(limit).decode(errors="replace")
-    except OSError:
-        return ""
-    return " | ".join(line.strip() for line in text.splitlines()[-3:] if line.strip())
 
 
 class Client:
@@ -167,7 +90,9 @@ class Client:
         self.paths = paths or runtime_paths()
         self.call_timeout_s = call_timeout_s
         self._peer_pid: int | None = None  # known once the handshake is answered
-        self._sock: socket.socket | None = self._connect(autostart, start_timeout_s)
+        self._sock: socket.socket | None = connect_daemon(
+            self.paths, call_timeout_s, autostart=autostart, start_timeout_s=start_timeout_s
+        )
         try:
             hello = self._call(Hello(PROTOCOL_VERSION, __version__), HelloReply, call_timeout_s)
         except BaseException:
@@ -342,44 +267,6 @@ class Client:
             f"{who} did not answer {op} within {wait_s:.1f}s: it is stopped, hung or "
             f"overloaded; see {self.paths.log_file}"
         )
-
-    def _connect(self, autostart: bool, start_timeout_s: float) -> socket.socket:
-        sock = _try_connect(self.paths.socket, self.call_timeout_s)
-        if sock is not None:
-            return sock
-        if not autostart:
-            raise DaemonUnavailable(f"no daemon listens on {self.paths.socket}")
-        spawn_daemon(self.paths)
-        return wait_for_daemon(self.paths, start_timeout_s)
-
-
-POLL_S = 0.01
-
-
-def wait_for_daemon(paths: RuntimePaths, timeout_s: float) -> socket.socket:
-    """Poll the socket until a daemon accepts (another racing instance counts too)."""
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        sock = _try_connect(paths.socket, max(0.1, deadline - time.monotonic()))
-        if sock is not None:
-            return sock
-        # A refused connect costs microseconds; a daemon starting takes ~0.5 s. Every poll
-        # missed is the first check's wait (a backoff to 0.2 s cost up to 0.2 s of it).
-        time.sleep(POLL_S)
-    raise DaemonUnavailable(
-        f"the daemon did not start within {timeout_s:.0f}s; see {paths.log_file}"
-    )
-
-
-def _try_connect(path: Path, timeout_s: float) -> socket.socket | None:
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    sock.settimeout(timeout_s)  # a stopped daemon's full backlog must not block connect()
-    try:
-        sock.connect(str(path))
-    except OSError:
-        sock.close()
-        return None
-    return sock
 
 
 def _absolute_python(python: str | None) -> str | None:

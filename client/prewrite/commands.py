@@ -9,13 +9,8 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from prewrite.client import (
-    DEFAULT_CALL_TIMEOUT_S,
-    REPLY_MARGIN_S,
-    Client,
-    spawn_daemon,
-    wait_for_daemon,
-)
+from prewrite.client import DEFAULT_CALL_TIMEOUT_S, REPLY_MARGIN_S, Client
+from prewrite.daemon_start import spawn_daemon, wait_for_daemon
 from prewrite.errors import BadRequest, DaemonUnavailable
 from prewrite.files import read_stream
 from prewrite.framing import MAX_FRAME_BYTES

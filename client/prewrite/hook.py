@@ -6,7 +6,7 @@ The contract (Claude Code's hooks reference): a JSON object on stdin (``hook_eve
 tool run; stdout may then carry ``{"hookSpecificOutput": {"hookEventName": "PreToolUse",
 "additionalContext": ...}}``, text the model reads. No ``permissionDecision`` is ever given on
 that path, so the user's own permission rules still decide as without the hook. Exit 2 refuses
-the call and the model reads stderr as the reason.
+the call and the model reads stderr as the reason (``hook_answer`` builds both answers).
 
 Only exit 2 refuses: any other exit — a traceback, a missing daemon, a killed process — lets the
 edit through. So everything here is wrapped and every failure to check answers exit 2 with the
@@ -33,32 +33,31 @@ import msgspec
 
 from prewrite.admission import check_path_chars
 from prewrite.client import REPLY_MARGIN_S, Client
-from prewrite.errors import (
-    CheckTimeout,
-    DaemonUnavailable,
-    DaemonUnresponsive,
-    PathOutsideWorkspace,
-    PrewriteError,
-    UnverifiableExtension,
-)
+from prewrite.errors import CheckTimeout, PrewriteError
 from prewrite.files import read_stream
 from prewrite.framing import MAX_FRAME_BYTES
+from prewrite.hook_answer import (
+    allow,
+    refusal_or_note,
+    refuse,
+    suppressed,
+    suppressions_refused,
+)
 from prewrite.hook_patch import INPUT_TYPES, build_change
 from prewrite.hook_policy import judge, load_hook_config
 from prewrite.hook_root import find_target, no_workspace_reason, registered_roots
 from prewrite.hook_watchdog import WATCHDOG_MARGIN_S, Budget, Watchdog, hook_deadline_s
 from prewrite.late import late_finding_lines
-from prewrite.suppression_text import suppression_lines
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from prewrite.hook_answer import Answer
     from prewrite.hook_patch import ToolInput
     from prewrite.hook_root import Target
     from prewrite.protocol import CheckReply, FileChange
     from prewrite.runtime import RuntimePaths
 
-EXIT_ALLOW, EXIT_REFUSE = 0, 2
 # The string rungs judge the text exactly as the tool will write it: the format rung is a
 # mutation the hook cannot apply, so it runs apart, only to tell the model (never to refuse).
 CHECK_RUNGS = ("parse", "lint", "typecheck")
@@ -81,34 +80,6 @@ class HookPayload(msgspec.Struct, frozen=True):
     cwd: str = ""
     session_id: str = ""
     transcript_path: str = ""
-
-
-@dataclass(frozen=True)
-class Answer:
-    """The hook's answer as a process: exit code, stdout, stderr."""
-
-    code: int
-    stdout: str = ""
-    stderr: str = ""
-
-    def as_tuple(self) -> tuple[int, str, str]:
-        return self.code, self.stdout, self.stderr
-
-
-def allow(feedback: list[str]) -> Answer:
-    if not feedback:
-        return Answer(EXIT_ALLOW)
-    output = {
-        "hookSpecificOutput": {
-            "hookEventName": "PreToolUse",
-            "additionalContext": "\n".join(feedback),
-        }
-    }
-    return Answer(EXIT_ALLOW, msgspec.json.encode(output).decode() + "\n")
-
-
-def refuse(reason: str) -> Answer:
-    return Answer(EXIT_REFUSE, stderr=reason.rstrip("\n") + "\n")
 
 
 @dataclass(frozen=True)
@@ -194,7 +165,7 @@ def _answer(stdin: bytes, run: _Run) -> Answer:
     try:
         return _check(target, tool, payload.tool_name, run)
     except PrewriteError as exc:
-        return _refusal_or_note(exc, target, payload.tool_name)
+        return refusal_or_note(exc, target, payload.tool_name)
 
 
 def _check(target: Target, tool: ToolInput, tool_name: str, run: _Run) -> Answer:
@@ -213,28 +184,11 @@ def _check(target: Target, tool: ToolInput, tool_name: str, run: _Run) -> Answer
         # told once, on whichever answer this is: an earlier edit's green was wrong
         late = [f"prewrite: {line}" for line in late_finding_lines(reply.late_findings)]
         if verdict.refuse or reply.failed_rung == REFUSED_SUPPRESSIONS:
-            why = verdict.reason or _suppressions_refused(reply)
+            why = verdict.reason or suppressions_refused(reply)
             reason = f"prewrite refused this {tool_name} of {target.path}: {why}"
             return refuse("\n".join([reason, *late]))
         note = _format_note(client, target, change, reply, config.timeout_s, budget)
-    return allow([*verdict.feedback, *_suppressed(target, reply), *note, *late])
-
-
-def _suppressed(target: Target, reply: CheckReply) -> list[str]:
-    """The suppression comments the edit adds and what each hides, for the model."""
-    lines = suppression_lines(reply.suppressions)
-    if not lines:
-        return []
-    head = f"prewrite: this edit of {target.path} is allowed, but it suppresses:"
-    return [head, *(f"  {line}" for line in lines)]
-
-
-def _suppressions_refused(reply: CheckReply) -> str:
-    """Why an edit the workspace refuses for its suppressions is refused under ``block =
-    "never"`` too: the workspace asked for it by name."""
-    lines = suppression_lines(reply.suppressions)
-    head = 'it adds suppression comments, and [tool.prewrite] suppressions = "refuse":'
-    return "\n".join([head, *(f"  {line}" for line in lines)])
+    return allow([*verdict.feedback, *suppressed(target, reply), *note, *late])
 
 
 def _check_time(wanted_s: float, budget: Budget) -> float:
@@ -270,36 +224,3 @@ def _format_note(
     if formatted.failed_rung is not None or after is None or after == written:
         return []
     return [f"prewrite: ruff format would reformat {target.path}; consider formatting it."]
-
-
-def _refusal_or_note(exc: PrewriteError, target: Target, tool_name: str) -> Answer:
-    """The daemon's refusal, in the hook's terms. Unverifiable files pass with a note; every
-    other error refuses (a forbidden path, an edit that does not anchor, a failed check)."""
-    if isinstance(exc, UnverifiableExtension | PathOutsideWorkspace):
-        return allow([f"prewrite: {target.path} not verified ({exc.code}: {exc.message})."])
-    head = f"prewrite refused this {tool_name} of {target.path} [{exc.code}]"
-    hint = _HINTS.get(exc.code)
-    if hint is not None:
-        return refuse(f"{head}: {hint}\n{exc}")
-    if isinstance(exc, DaemonUnavailable | DaemonUnresponsive):
-        return refuse(
-            f"{head}: the edit could not be checked, so it is refused (the hook fails closed).\n"
-            f"{exc}\nStart the daemon with `prewrite daemon start`, or remove the hook."
-        )
-    return refuse(f"{head}:\n{exc}")
-
-
-# What the model should do about a refusal the daemon explains in its own terms ("find" is the
-# tool's old_string).
-_HINTS = {
-    "find_ambiguous": "old_string occurs more than once; include more surrounding lines to "
-    "make it unique, or set replace_all.",
-    "find_mismatch": "old_string is not in the file; re-read the file. The closest lines:",
-    "stale_base": "the file changed on disk while it was checked; re-read it and retry.",
-    "forbidden_path": "prewrite's policy forbids editing this path; leave it to the user.",
-    "protected_snippet": "the edit removes text the workspace protects; keep it in the file.",
-    "input_too_large": "the edit is over prewrite's input limits (named below); make smaller "
-    "edits, or tell the user.",
-    "unreadable_file": "a file prewrite must read to judge this edit is not a regular file "
-    "(a FIFO, a device, a directory) or is too large, so it was refused unread; tell the user.",
-}

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 import pytest
 
 from prewrite import change_file
-from prewrite.client import Client, spawn_daemon
+from prewrite.client import Client
+from prewrite.daemon_start import spawn_daemon
 from prewrite.runtime import RuntimePaths
 from tests.support.oracle import oracle_introduced, surplus
 from tests.support.setups import write

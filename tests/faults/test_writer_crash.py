@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from prewrite.client import wait_for_daemon
+from prewrite.daemon_start import wait_for_daemon
 from prewrite.errors import StaleBase
 from prewrite.runtime import RuntimePaths
 from prewrite_daemon.writer import Transaction, recover

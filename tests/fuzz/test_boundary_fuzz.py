@@ -25,7 +25,8 @@ from pydantic import ValidationError
 
 from prewrite.admission import MAX_FILE_BYTES
 from prewrite.errors import ERROR_CLASSES, PrewriteError
-from prewrite.hook import EXIT_ALLOW, EXIT_REFUSE, run_hook
+from prewrite.hook import run_hook
+from prewrite.hook_answer import EXIT_ALLOW, EXIT_REFUSE
 from prewrite.runtime import RuntimePaths
 from prewrite_daemon.agents.answers import error_result
 from prewrite_daemon.agents.inputs import ChangeInput, resolve_root, to_file_changes

@@ -29,7 +29,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from prewrite.client import wait_for_daemon
+from prewrite.daemon_start import wait_for_daemon
 from prewrite.errors import ERROR_CLASSES, InternalError
 from prewrite.framing import HEADER, MAX_FRAME_BYTES, recv_frame, send_frame
 from prewrite.protocol import (

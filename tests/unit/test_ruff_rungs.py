@@ -216,7 +216,7 @@ async def test_nested_config_resolves_like_ci(workspace: Path, ruff: Ruff) -> No
 
 # One real file under each of CI's roots (`make lint`: ruff check client daemon tests bench).
 REPO_FILES = [
-    "client/prewrite/protocol.py",
+    "client/prewrite/protocol/replies.py",
     "daemon/prewrite_daemon/ladder/runner.py",
     "tests/unit/test_patch.py",
     "bench/rungs.py",
