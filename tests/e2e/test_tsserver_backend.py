@@ -22,7 +22,8 @@ import pytest
 
 from prewrite.errors import BackendFailed
 from prewrite_daemon.backends.base import BackendState, FileEvent, RawDiagnostic
-from prewrite_daemon.backends.tsserver import TsServerProcess, tsserver_argv
+from prewrite_daemon.backends.tsserver import TsServerProcess
+from prewrite_daemon.backends.tsserver_wire import tsserver_argv
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator

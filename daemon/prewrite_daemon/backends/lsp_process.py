@@ -1,11 +1,14 @@
-"""One language server child process driven through pygls: spawn, initialize, documents,
-diagnostics (pulled, or pushed and awaited), staged stop.
+"""One language server child process driven through pygls: spawn, initialize, bind, staged stop.
 
 pygls does the JSON-RPC framing; this module adds what a supervisor needs: a state, a deadline on
 every call, pending calls failed the moment the child exits, stderr drained into the log, and
 foreign exceptions translated into prewrite's ``BackendFailed`` / ``CheckTimeout``. What differs
 between servers (language ids, how diagnostics are delivered, private notifications) is a
 ``ServerQuirks`` value the backend's factory passes in.
+
+``LspProcess`` owns the lifecycle and the calls; it composes the rest, one concern a module: the
+document sync (``lsp_documents``), the diagnostics, pulled or pushed and awaited
+(``lsp_diagnostics``), and the handlers registered with pygls (``lsp_handlers``).
 """
 
 from __future__ import annotations
@@ -23,26 +26,22 @@ from pygls.io_ import run_async
 from pygls.lsp.client import LanguageClient
 
 from prewrite.errors import BackendFailed, CheckTimeout
-from prewrite_daemon.backends.base import BackendState, FileEvent, RawDiagnostic
+from prewrite_daemon.backends.base import BackendState
 from prewrite_daemon.backends.child import Child
-from prewrite_daemon.backends.lsp_types import (
-    EVENT_KIND,
-    Published,
-    ServerQuirks,
-    SettingsFn,
-    path_to_uri,
-    to_raw,
-    uri_to_path,
-)
+from prewrite_daemon.backends.lsp_diagnostics import Diagnostics
+from prewrite_daemon.backends.lsp_documents import DocumentSync
+from prewrite_daemon.backends.lsp_handlers import register_handlers
+from prewrite_daemon.backends.lsp_types import path_to_uri
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
     from pathlib import Path
 
+    from prewrite_daemon.backends.base import FileEvent, RawDiagnostic
+    from prewrite_daemon.backends.lsp_types import ServerQuirks, SettingsFn
+
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-
-SERVER_CANCELLED = -32802
 
 
 class LspProcess:
@@ -52,6 +51,10 @@ class LspProcess:
     ``gone`` is not a second one: it is the wake-up for pending calls, set when the child exits
     or its output can no longer be read, while ``state`` says whether that was expected (a stop)
     or a failure.
+
+    The document sync (``DocumentSync``) and the diagnostics (``Diagnostics``) are helpers it
+    owns: each holds its own state and sends only through the owner's ``_notify`` or ``_send``
+    (the state check, the deadline).
     """
 
     def __init__(
@@ -77,12 +80,16 @@ class LspProcess:
         self._child = Child("the language server", self._on_lost)
         self._client = LanguageClient("prewrite", "0")
         self._stop_reading = threading.Event()
-        self._pull_registered = asyncio.Event()
-        self._versions: dict[str, int] = {}
         self._sent = 0  # notifications sent: a push older than the last one may be stale
-        self._published: dict[str, Published] = {}
-        self._publish_arrived = asyncio.Event()  # replaced by a fresh one at every publish
-        self._register_handlers()
+        self._document_sync = DocumentSync(self._client, quirks.language_id, self._notify)
+        self._diagnostics = Diagnostics(quirks.pull, self._child, self._send)
+        register_handlers(
+            self._client,
+            quirks.ignored_notifications,
+            configuration=self._on_configuration,
+            register=self._diagnostics.on_register,
+            publish=self._on_publish,
+        )
 
     @property
     def pid(self) -> int | None:
@@ -105,7 +112,7 @@ class LspProcess:
             result = await self._call(init, timeout_s)
             self.capabilities = result.capabilities
             self._client.initialized(lsp.InitializedParams())
-            await self._wait_diagnostics_offered(result, timeout_s)
+            await self._diagnostics.wait_offered(result, timeout_s)
         except BaseException as exc:
             await self.stop()
             self.state = BackendState.ERRORED
@@ -114,19 +121,6 @@ class LspProcess:
             raise
         self.state = BackendState.RUNNING
         log.info("language server pid %s running on %s", self.pid, self.root)
-
-    async def _wait_diagnostics_offered(
-        self, result: lsp.InitializeResult, timeout_s: float
-    ) -> None:
-        """Started means: diagnostics can reach us the way the quirks say they will."""
-        match self.quirks.pull:
-            case "dynamic":
-                await self._child.wait(self._pull_registered.wait(), timeout_s, "pull diagnostics")
-            case "static":
-                if result.capabilities.diagnostic_provider is None:
-                    raise BackendFailed("the language server offers no pull diagnostics")
-            case "push":
-                pass
 
     async def stop(self, grace_s: float = 2.0) -> None:
         """Staged stop: LSP shutdown/exit, then SIGTERM, then SIGKILL to the process group.
@@ -146,45 +140,23 @@ class LspProcess:
         self._stop_reading.set()
         self.state = BackendState.EXITED
 
-    # --- documents ------------------------------------------------------------------------------
+    # --- documents (``lsp_documents``), requests, diagnostics (``lsp_diagnostics``) -------------
 
     def open(self, path: str, text: str) -> None:
-        self._versions[path] = 1
-        item = lsp.TextDocumentItem(
-            uri=path_to_uri(path), language_id=self.quirks.language_id(path), version=1, text=text
-        )
-        self._notify(
-            lambda: self._client.text_document_did_open(lsp.DidOpenTextDocumentParams(item))
-        )
+        self._document_sync.open(path, text)
 
     def change(self, path: str, text: str) -> None:
-        version = self._versions[path] = self._versions[path] + 1
-        params = lsp.DidChangeTextDocumentParams(
-            text_document=lsp.VersionedTextDocumentIdentifier(
-                uri=path_to_uri(path), version=version
-            ),
-            content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=text)],
-        )
-        self._notify(lambda: self._client.text_document_did_change(params))
+        self._document_sync.change(path, text)
 
     def close(self, path: str) -> None:
-        if self._versions.pop(path, None) is None:
-            return
-        self._published.pop(path, None)
-        doc = lsp.TextDocumentIdentifier(uri=path_to_uri(path))
-        self._notify(
-            lambda: self._client.text_document_did_close(lsp.DidCloseTextDocumentParams(doc))
-        )
+        self._diagnostics.forget(path)  # kept only while open: nothing to forget otherwise
+        self._document_sync.close(path)
 
     def is_open(self, path: str) -> bool:
-        return path in self._versions
+        return self._document_sync.is_open(path)
 
     def files_changed(self, events: list[FileEvent]) -> None:
-        if not events:
-            return
-        changes = [lsp.FileEvent(uri=path_to_uri(e.path), type=EVENT_KIND[e.kind]) for e in events]
-        params = lsp.DidChangeWatchedFilesParams(changes=changes)
-        self._notify(lambda: self._client.workspace_did_change_watched_files(params))
+        self._document_sync.files_changed(events)
 
     async def request(self, method: str, params: Any, timeout_s: float) -> Any:
         """Any LSP request, JSON in and JSON out (an editor's, relayed; paths already mapped)."""
@@ -201,52 +173,8 @@ class LspProcess:
         """The diagnostics of one open document, as of every notification sent so far."""
         if self.exited:
             raise self._not_running()
-        if self.quirks.pull == "push":
-            return await self._published_diagnostics(path, timeout_s)
-        return await self._pull_diagnostics(path, timeout_s)
-
-    async def _pull_diagnostics(self, path: str, timeout_s: float) -> list[RawDiagnostic]:
-        """Pull the diagnostics of one open document; retried while the server cancels."""
-        params = lsp.DocumentDiagnosticParams(
-            text_document=lsp.TextDocumentIdentifier(path_to_uri(path))
-        )
-        for _attempt in range(20):
-            try:
-                report = await self._send(lsp.TEXT_DOCUMENT_DIAGNOSTIC, params, timeout_s)
-            except BackendFailed as exc:
-                if (
-                    isinstance(exc.__cause__, JsonRpcException)
-                    and exc.__cause__.code == SERVER_CANCELLED
-                ):
-                    continue
-                raise
-            if not isinstance(report, lsp.RelatedFullDocumentDiagnosticReport):
-                raise BackendFailed(f"unexpected diagnostic report {type(report).__name__}")
-            return [to_raw(d) for d in report.items]
-        raise BackendFailed(f"the server kept cancelling the diagnostics of {path}")
-
-    async def _published_diagnostics(self, path: str, timeout_s: float) -> list[RawDiagnostic]:
-        """Wait for a publish of ``path``'s current version that arrived after the last send.
-
-        The version alone is not enough: a document not edited since it was last published (an
-        importer of the edited module) keeps its version, and its earlier publish predates the
-        edit. So a publish counts only if it arrived after every notification sent so far; a
-        server that does not republish its open documents after each one times out, never
-        answers stale. A publish without a version is never trusted.
-        """
-        version = self._versions.get(path)
-        if version is None:
-            raise BackendFailed(f"{path} is not open: a push server reports open documents only")
-        epoch = self._sent
-        what = f"diagnostics published for version {version} of {path}"
-        return await self._child.wait(self._wait_published(path, version, epoch), timeout_s, what)
-
-    async def _wait_published(self, path: str, version: int, epoch: int) -> list[RawDiagnostic]:
-        while True:
-            published = self._published.get(path)
-            if published and published.version >= version and published.epoch >= epoch:
-                return published.items
-            await self._publish_arrived.wait()
+        version = self._document_sync.version(path)
+        return await self._diagnostics.of(path, version, self._sent, timeout_s)
 
     # --- internals ------------------------------------------------------------------------------
 
@@ -353,56 +281,10 @@ class LspProcess:
         params = lsp.DidChangeWorkspaceFoldersParams(event=event)
         self._notify(lambda: self._client.workspace_did_change_workspace_folders(params))
 
-    def _register_handlers(self) -> None:
-        """Handlers for what servers send; anything else pygls logs and ignores."""
-
-        def ignore(_params: object) -> None:
-            return None
-
-        handlers: dict[str, Callable[[Any], object]] = {
-            **{method: ignore for method in self.quirks.ignored_notifications},
-            lsp.WORKSPACE_CONFIGURATION: self._on_configuration,
-            lsp.CLIENT_REGISTER_CAPABILITY: self._on_register,
-            lsp.CLIENT_UNREGISTER_CAPABILITY: ignore,
-            lsp.WINDOW_WORK_DONE_PROGRESS_CREATE: ignore,
-            lsp.WORKSPACE_DIAGNOSTIC_REFRESH: ignore,
-            lsp.WINDOW_LOG_MESSAGE: self._on_log,
-            lsp.WINDOW_SHOW_MESSAGE: self._on_log,
-            lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: self._on_publish,
-            lsp.PROGRESS: ignore,
-        }
-        for method, handler in handlers.items():
-            # pygls tags the handler function itself, so each gets a plain function of its own.
-            self._client.feature(method)(_plain(handler))
+    # --- handlers (``lsp_handlers``) that need the owner's state --------------------------------
 
     def _on_configuration(self, params: lsp.ConfigurationParams) -> list[Any]:
         return [self._settings(item.section) for item in params.items]
 
-    def _on_register(self, params: lsp.RegistrationParams) -> None:
-        for reg in params.registrations:
-            log.debug("server registered %s", reg.method)
-            if reg.method == lsp.TEXT_DOCUMENT_DIAGNOSTIC:
-                self._pull_registered.set()
-
     def _on_publish(self, params: lsp.PublishDiagnosticsParams) -> None:
-        """Pull modes ignore pushes; push mode keeps the latest per open document."""
-        if self.quirks.pull != "push":
-            return
-        path = uri_to_path(params.uri)
-        if params.version is None or path not in self._versions:
-            log.debug("ignoring diagnostics published for %s, version %s", path, params.version)
-            return
-        items = [to_raw(d) for d in params.diagnostics]
-        self._published[path] = Published(params.version, self._sent, items)
-        arrived, self._publish_arrived = self._publish_arrived, asyncio.Event()
-        arrived.set()
-
-    def _on_log(self, params: lsp.LogMessageParams | lsp.ShowMessageParams) -> None:
-        log.debug("[server] %s", params.message)
-
-
-def _plain(handler: Callable[[Any], object]) -> Callable[[Any], object]:
-    def call(params: Any) -> object:
-        return handler(params)
-
-    return call
+        self._diagnostics.on_publish(params, self._document_sync.is_open, self._sent)

@@ -3,8 +3,8 @@
 The supervision is ``child``'s, as for ``lsp_process``: ``state`` is the one truth, a deadline
 on every call, every pending call failed the moment the child exits or its output turns to
 garbage, a staged stop, stderr drained into the log, foreign exceptions translated at the edge.
-The protocol itself (framing, positions, diagnostics, the watcher table) lives in
-``tsserver_wire``.
+The protocol itself (command line, framing, request arguments, positions, diagnostics, the
+watcher table) lives in ``tsserver_wire``.
 
 Freshness rests on one property of tsserver: it handles stdin requests in order, so document
 and watch changes written before a diagnostics request are seen by it. Requests without an
@@ -29,11 +29,10 @@ from prewrite_daemon.backends.tsserver_wire import (
     deliveries,
     encode_request,
     end_of_text,
+    open_entry,
     read_message,
-    script_kind,
     to_raw,
 )
-from prewrite_daemon.backends.tsserver_wire import tsserver_argv as tsserver_argv
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -110,16 +109,10 @@ class TsServerProcess:
         tsserver keeps a failed module resolution until a watcher reports the path, and ignores
         reports about open files: so ``_settle_files`` closes it, reports it created, reopens it.
         """
-        self._notify("updateOpen", {"openFiles": [self._open_entry(path, text)]})
+        self._notify("updateOpen", {"openFiles": [open_entry(path, text, self.root)]})
         self._texts[path] = text
         if not os.path.isfile(path):
             self._unannounced.add(path)
-
-    def _open_entry(self, path: str, text: str) -> Message:
-        entry: Message = {"file": path, "fileContent": text, "projectRootPath": str(self.root)}
-        if kind := script_kind(path):
-            entry["scriptKindName"] = kind
-        return entry
 
     def change(self, path: str, text: str) -> None:
         """Replace the whole document: one edit from the start to the end of the old text."""
@@ -198,7 +191,7 @@ class TsServerProcess:
                 self._notify("updateOpen", {"closedFiles": [path]})
                 if changes := self._watches.changes_for([FileEvent(path, "created")]):
                     self._notify("watchChange", changes, reply=False)
-                entry = self._open_entry(path, self._texts[path])
+                entry = open_entry(path, self._texts[path], self.root)
                 self._notify("updateOpen", {"openFiles": [entry]})
             self._unannounced.clear()
 

@@ -132,6 +132,15 @@ def script_kind(path: str) -> str | None:
     return _SCRIPT_KINDS.get(posixpath.splitext(path)[1].lower())
 
 
+def open_entry(path: str, text: str, root: Path) -> Message:
+    """An ``updateOpen`` ``openFiles`` entry: ``text`` as the document at ``path``, in the
+    project found from ``root``."""
+    entry: Message = {"file": path, "fileContent": text, "projectRootPath": str(root)}
+    if kind := script_kind(path):
+        entry["scriptKindName"] = kind
+    return entry
+
+
 def to_raw(diagnostic: Message) -> RawDiagnostic:
     """A tsserver diagnostic (1-based, ``includeLinePosition: false``) as a 0-based record."""
     start, end = diagnostic["start"], diagnostic["end"]

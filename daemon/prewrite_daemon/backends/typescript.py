@@ -145,7 +145,8 @@ def make_typescript_backend(ts: TypeScript, shadow_root: Path) -> Backend:
     if ts.native:
         argv = [str(ts.native_exe()), "--lsp", "--stdio"]
         return LspProcess(argv, shadow_root, _tsc_lsp_settings, env, TSC_LSP_QUIRKS)
-    from prewrite_daemon.backends.tsserver import TsServerProcess, tsserver_argv
+    from prewrite_daemon.backends.tsserver import TsServerProcess
+    from prewrite_daemon.backends.tsserver_wire import tsserver_argv
 
     return TsServerProcess(tsserver_argv(ts.package), shadow_root, env)
 
