@@ -16,8 +16,8 @@ from collections import deque
 from typing import TYPE_CHECKING
 
 from prewrite_daemon.languages.base import PlanningBudgetExceeded
+from prewrite_daemon.languages.python.names.class_kinds import ClassKinds
 from prewrite_daemon.languages.python.names.imports import module_names
-from prewrite_daemon.languages.python.names.symbol_changes import external_kind, is_dunder
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -27,13 +27,6 @@ if TYPE_CHECKING:
 
 STRONG, WEAK, ATTR, WEAK_ATTR = "strong", "weak", "attr", "weak-attr"
 WEAK_MODULE = "weak-module"  # a module holding a weak name, used as an object: taken as strong
-_FIELD_SENSITIVE = frozenset({"namedtuple", "typeddict", "decorated", "unknown"})
-# A class of one of these kinds shows a member change wherever the class goes. "unknown" is
-# here by default-keep: a class whose kind is not certain may be any of the others.
-_WHOLE_CLASS = frozenset({"protocol", "enum", "autovariance", "unknown"})
-# What a plain class may have and still show a member change only where the member is spelled.
-_PLAIN = frozenset({"generic"})
-_MAX_DEPTH = 16
 _MAX_ALIAS_DOTS = 3  # past this, the whole alias is taken as changed (chains reach all of it)
 
 
@@ -60,10 +53,7 @@ class Propagation:
         self._by_module = by_module
         self._scope = scope
         self._changed = changed
-        self._protocols = protocols  # asked once, when a member change needs it (None: not
-        self._protocol_names: frozenset[str] | None = None  # known: every member may be one)
-        self._protocols_asked = False
-        self._infer_variance = any(s.infer_variance for v in summaries.values() for s in v)
+        self._classes = ClassKinds(summaries, by_module, protocols, self.check_deadline)
         # a workspace __builtins__.pyi may type vars()/dir() otherwise: v: tags count as m:
         self._own_builtins = any(r.rsplit("/", 1)[-1] == "__builtins__.pyi" for r in summaries)
         self.strong: set[tuple[str, str]] = set()
@@ -76,8 +66,6 @@ class Propagation:
         self._modules_hit: set[tuple[str, str]] = set()
         self._all_seeded: set[str] = set()
         self._queue: deque[tuple[str, str, str]] = deque()
-        self._kinds: dict[tuple[str, str], frozenset[str]] = {}
-        self._resolved: dict[str, frozenset[str] | None] = {}  # absolute name -> its kind
         self._with: dict[str, frozenset[str]] = {}  # tag -> files mentioning it (_files_with)
         self._names: dict[str, set[str]] = {}  # rel -> its dotted module names
         self._referenced: dict[tuple[str, str], bool] = {}
@@ -143,23 +131,19 @@ class Propagation:
                 self.weak_attrs.add(name)
                 self._hit(f"a:{name}", WEAK)
 
+    def check_deadline(self) -> None:
+        if self._deadline is not None and time.monotonic() > self._deadline:
+            raise PlanningBudgetExceeded("narrowing ran past its budget")
+
     def member(
         self, rel: str, cls: str, name: str, flags: tuple[bool, bool, bool], added_or_removed: bool
     ) -> None:
         """Member ``name`` of class ``cls`` may differ; flags: (data, nested class, abstract)."""
-        heavy = self._heavy(rel, cls, name, flags, added_or_removed)
+        heavy = self._classes.whole_class(rel, cls, name, flags, added_or_removed)
         self._queue.append((STRONG if heavy else WEAK, rel, cls))
         self._queue.append((ATTR, "", name))
         if name.startswith("__") and not name.endswith("__"):
             self._queue.append((ATTR, "", f"_{cls.lstrip('_')}{name}"))  # name-mangled spelling
-
-    def _maybe_abstract(self, rel: str, cls: str, name: str) -> bool:
-        return any(
-            r.maybe_abstract
-            for s in self._summaries.get(rel, ())
-            for r in s.regions
-            if r.owner == cls and r.member == name
-        )
 
     def _name(self, rel: str, name: str, flavor: str, done: set[tuple[str, str]]) -> None:
         if (rel, name) in done:
@@ -271,7 +255,7 @@ class Propagation:
             if region.kind == "class":
                 self._queue.append((WEAK, rel, region.owner))
                 self.files.add(rel)  # a subclass: its overrides are checked against the base
-                if self.kind(rel, region.owner) - _PLAIN:
+                if self._classes.not_plain(rel, region.owner):
                     # an enum's values, a dataclass's fields, abstractness: a special subclass
                     # may show what it inherits wherever it goes
                     self._queue.append((STRONG, rel, region.owner))
@@ -284,147 +268,6 @@ class Propagation:
             self.member(rel, region.owner, region.member, flags, False)
         else:
             self._queue.append((STRONG, rel, region.owner))
-
-    def _heavy(
-        self, rel: str, cls: str, name: str, flags: tuple[bool, bool, bool], moved: bool
-    ) -> bool:
-        """Whether a member change is a change of the whole class (see the rules)."""
-        data, nested, abstract = flags
-        if is_dunder(name) or nested or abstract:
-            return True
-        if not self._protocols_asked:
-            self._protocol_names, self._protocols_asked = self._protocols(), True
-        if self._protocol_names is None or name in self._protocol_names:
-            return True
-        kind = self.kind(rel, cls)
-        if kind - _PLAIN and self._maybe_abstract(rel, cls, name):
-            return True  # a decorator that may be abstractmethod: shows where it is instantiated
-        if kind & _WHOLE_CLASS or ("generic" in kind and self._infer_variance):
-            return True
-        if moved and (f"abstract:{name}" in kind or "abc" in kind):
-            return True  # adding or removing an implementation of an abstract member
-        return bool(kind & _FIELD_SENSITIVE) and (data or moved)
-
-    def kind(self, rel: str, cls: str, depth: int = 0) -> frozenset[str]:
-        """The class's own and inherited traits: protocol, enum, namedtuple, typeddict, abc,
-        decorated, generic, autovariance, unknown (a base outside the workspace)."""
-        key = (rel, cls)
-        if key in self._kinds:
-            return self._kinds[key]
-        self._kinds[key] = frozenset({"unknown"})  # a cycle of bases: unknown
-        flags: set[str] = set()
-        for summary in self._summaries.get(rel, ()):
-            info = summary.classes.get(cls) if summary.classes else None
-            if info is None:
-                flags.add("unknown")
-                continue
-            own = (("decorated", info.decorated), ("protocol", info.protocol),
-                   ("autovariance", info.type_params), ("generic", info.subscripted))  # fmt: skip
-            flags |= {f for f, on in own if on}
-            for refs in info.bases:
-                inherited = self._base_kind(rel, refs, depth + 1) - {"autovariance"}
-                flags |= {"abc" if f == "protocol" else f for f in inherited}
-        self._kinds[key] = frozenset(flags)
-        return self._kinds[key]
-
-    def _base_kind(self, rel: str, refs: tuple[str, ...], depth: int) -> frozenset[str]:
-        if depth > _MAX_DEPTH or not refs or "?" in refs:
-            return frozenset({"unknown"})
-        out: set[str] = set()
-        for ref in refs:
-            tag, _, value = ref.partition(":")
-            if tag == "b":
-                out |= external_kind(value, builtin=True)
-            elif tag == "l":
-                classes = [s.classes for s in self._summaries.get(rel, ()) if s.classes]
-                if "." not in value and any(value in c for c in classes):
-                    out |= self.kind(rel, value, depth)
-                else:
-                    out.add("unknown")
-            else:
-                found = self._resolve(value, depth)
-                if found is not None:
-                    out |= found
-                elif tag == "k" or not self._in_workspace(value):
-                    out |= external_kind(value)  # an import from outside the workspace
-                else:  # a star import of a workspace module that binds no such name
-                    out.add("unknown")
-        return frozenset(out)
-
-    def _in_workspace(self, absolute: str) -> bool:
-        parts = absolute.split(".")
-        return any(self._by_module.get(".".join(parts[:i])) for i in range(1, len(parts)))
-
-    def _resolve(self, absolute: str, depth: int) -> frozenset[str] | None:
-        """The kind of the workspace class ``absolute`` names; None if no workspace module
-        binds it (through classes, imports and star imports)."""
-        if depth > _MAX_DEPTH:
-            return frozenset({"unknown"})
-        if absolute in self._resolved:
-            return self._resolved[absolute]
-        self._resolved[absolute] = frozenset({"unknown"})  # a cycle of aliases: unknown
-        if len(self._resolved) % 64 == 0:
-            self.check_deadline()
-        found = self._resolve_uncached(absolute, depth)
-        self._resolved[absolute] = found
-        return found
-
-    def check_deadline(self) -> None:
-        if self._deadline is not None and time.monotonic() > self._deadline:
-            raise PlanningBudgetExceeded("narrowing ran past its budget")
-
-    def _resolve_uncached(self, absolute: str, depth: int) -> frozenset[str] | None:
-        """The longest prefix of ``absolute`` that is a workspace module decides (pyright
-        resolves ``a.b.C`` in module ``a.b`` when there is one); a shorter prefix only adds
-        "unknown" where that package binds the next part itself (a variable shadowing its
-        submodule). Going on past the module would loop back through the package's own alias
-        of it (``from .b import *`` binds ``b`` in ``a/__init__.py``)."""
-        parts = absolute.split(".")
-        for i in range(len(parts) - 1, 0, -1):
-            module, name, rest = ".".join(parts[:i]), parts[i], parts[i + 1 :]
-            if not self._by_module.get(module):
-                continue
-            found: set[str] | None = None
-            for rel in self._by_module.get(module, ()):
-                for summary in self._summaries.get(rel, ()):
-                    kind = self._resolve_in(rel, summary, name, rest, depth)
-                    if kind is not None:
-                        found = (found or set[str]()) | kind
-            if self._shadowed(parts[:i]):
-                found = (found or set[str]()) | {"unknown"}
-            return None if found is None else frozenset(found)
-        return None
-
-    def _shadowed(self, module: list[str]) -> bool:
-        """Whether a package on the way to ``module`` binds the next name itself (not by
-        an import): a variable or class that pyright may take instead of the submodule."""
-        for j in range(1, len(module)):
-            package, name = ".".join(module[:j]), module[j]
-            for rel in self._by_module.get(package, ()):
-                for summary in self._summaries.get(rel, ()):
-                    if any(r.owner == name and not r.member and not r.alias_of
-                           for r in summary.regions):  # fmt: skip
-                        return True
-        return False
-
-    def _resolve_in(
-        self, rel: str, summary: Summary, name: str, rest: list[str], depth: int
-    ) -> frozenset[str] | None:
-        tail = "".join(f".{p}" for p in rest)
-        if summary.classes and name in summary.classes:
-            return self.kind(rel, name, depth + 1) if not rest else frozenset({"unknown"})
-        if summary.aliases and name in summary.aliases:
-            out: set[str] = set()
-            for target in summary.aliases[name]:
-                found = self._resolve(target + tail, depth + 1)
-                out |= found if found is not None else external_kind(target + tail)
-            return frozenset(out)
-        stars = [self._resolve(f"{s}.{name}{tail}", depth + 1) for s in summary.stars]
-        if any(k is not None for k in stars):
-            return frozenset[str]().union(*(k for k in stars if k is not None))
-        if any(r.owner == name and not r.member for r in summary.regions):
-            return frozenset({"unknown"})  # a variable: an alias we do not follow
-        return None
 
 
 def _within(module: str, target: str) -> bool:
