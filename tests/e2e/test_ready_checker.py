@@ -23,6 +23,7 @@ from prewrite import change_file
 from prewrite.protocol import CheckRequest
 from prewrite_daemon.languages.python.language import PYTHON
 from prewrite_daemon.session import Registry
+from tests.support.exits import exits_within
 from tests.support.oracle import oracle_introduced, surplus
 from tests.support.setups import write
 
@@ -129,6 +130,7 @@ async def test_a_ready_checker_that_died_leaves_the_check_to_a_new_one(
     pid = await _ready_pid(registry)
     assert pid is not None
     os.killpg(pid, signal.SIGKILL)  # its own session
+    assert exits_within(pid, 15.0)  # dead (the daemon's exit watcher may not have run yet)
     root = _repo(tmp_path, "repo")
     reply = await _check(registry, root, python_exe)
     ws = registry.entry(root, python_exe).workspace

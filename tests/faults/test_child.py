@@ -140,3 +140,18 @@ async def test_a_spawn_that_cannot_start_is_backend_failed(tmp_path: Path) -> No
 
 def test_signal_group_of_a_gone_group_is_a_no_op() -> None:
     signal_group(2**22 + 12345, signal.SIGKILL)  # beyond any pid in use: no such group
+
+
+async def test_an_exit_is_noticed_before_its_watcher_reports_it(
+    owner: Owner, tmp_path: Path
+) -> None:
+    """A caller about to use the child (``LspProcess.exited``) learns of an exit at once."""
+    pid = await owner.spawn(SLEEPER, tmp_path)
+    os.kill(pid, signal.SIGKILL)
+    assert exits_within(pid, SLACK_S)  # blocking: the event loop has not run since the kill
+    assert not owner.child.gone.is_set()
+    owner.child.notice_exit()
+    assert owner.child.gone.is_set()
+    assert owner.losses == ["it exited"]
+    owner.child.notice_exit()  # once lost, noticed once
+    assert owner.losses == ["it exited"]

@@ -97,6 +97,20 @@ class Child:
             signal_group(self._proc.pid, signal.SIGKILL)
         return failed
 
+    def notice_exit(self) -> None:
+        """Lose the child now if it has exited though its exit watcher has not said so yet (the
+        watcher runs on the event loop's schedule): a caller about to hand it work should not
+        learn it from a failed call. Nothing is reaped here; the watcher still does that."""
+        proc = self._proc
+        if proc is None or proc.returncode is not None or self.gone.is_set():
+            return
+        try:
+            exited = os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+        except ChildProcessError:  # reaped already: the watcher's report is on its way
+            exited = True
+        if exited:
+            self.lose("it exited")
+
     async def wait(self, awaitable: Awaitable[T], timeout_s: float, what: str) -> T:
         """Await ``awaitable`` unless the child goes first or the deadline passes.
 

@@ -97,6 +97,7 @@ class LspProcess:
 
     @property
     def exited(self) -> bool:
+        self._child.notice_exit()  # an exit its watcher has not reported yet counts already
         return self.state.is_down
 
     # --- lifecycle ------------------------------------------------------------------------------
