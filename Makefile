@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: help install demo lint test test-fast fuzz bench clean
+.PHONY: help install demo lint test test-fast test-e2e fuzz bench clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -46,8 +46,11 @@ lint: $(STAMP)  ## ruff, pyright strict, and the package layers (import-linter, 
 test: $(STAMP) $(TOOLCHAINS) $(PINNED_TS)  ## all tests: unit, faults, CLI, end-to-end with the real pyright
 	$(BIN)/pytest -q
 
-test-fast: $(STAMP) $(TOOLCHAINS) $(PINNED_TS)  ## everything except the slow differential test
-	$(BIN)/pytest -q -m "not slow"
+test-fast: $(STAMP) $(TOOLCHAINS) $(PINNED_TS)  ## the inner loop: unit, fault and CLI tests (~3 min; the CLI ones on a real daemon and pyright)
+	$(BIN)/pytest -q -m "not slow" tests/unit tests/faults tests/cli
+
+test-e2e: $(STAMP) $(TOOLCHAINS) $(PINNED_TS)  ## end-to-end on the real checkers, without the slow differential tier
+	$(BIN)/pytest -q -m "not slow" tests/e2e tests/fuzz
 
 # PROGRAMS programs per TypeScript major from SEED on; a failure prints the seed to rerun.
 FUZZ_ENV = PREWRITE_TS_FUZZ_PROGRAMS=$(or $(PROGRAMS),100) PREWRITE_TS_FUZZ_SEED=$(or $(SEED),1000)
