@@ -32,12 +32,13 @@ from typing import TYPE_CHECKING
 from prewrite_daemon.languages.python.environment import site_dirs
 from prewrite_daemon.languages.python.names.deps import NameGraph
 from prewrite_daemon.languages.python.names.imports import ImportGraph
-from prewrite_daemon.languages.python.protocols.library import LibraryProtocols, for_environment
+from prewrite_daemon.languages.python.protocols.roots import for_environment
 from tests.support.oracle import cold_pyright
 from tests.support.workloads import HTTPX, Workload, copy_workspace, prepare_workload
 
 if TYPE_CHECKING:
     from prewrite.protocol import Diagnostic
+    from prewrite_daemon.languages.python.protocols.library import LibraryProtocols
 
 Key = tuple[int, int, str, str, str]
 

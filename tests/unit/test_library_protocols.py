@@ -21,11 +21,11 @@ from prewrite_daemon.languages.python.protocols.library import (
     MAX_ATTEMPTS,
     LibraryProtocols,
     ScanState,
-    for_environment,
     pause_scans,
     resume_scans,
 )
 from prewrite_daemon.languages.python.protocols.names import LibraryProtocolSet, reachable_protocols
+from prewrite_daemon.languages.python.protocols.roots import for_environment
 from tests.support.setups import make_venv
 
 if TYPE_CHECKING:
@@ -278,7 +278,8 @@ def test_a_scan_waits_while_requests_are_served(tmp_path: Path) -> None:
 PAUSED_PARENT = """
 import sys, time
 from pathlib import Path
-from prewrite_daemon.languages.python.protocols.library import _live, for_environment, pause_scans
+from prewrite_daemon.languages.python.protocols.roots import for_environment
+from prewrite_daemon.languages.python.protocols.library import _live, pause_scans
 library = for_environment([], cache_dir=Path(sys.argv[1]))
 library.get()
 while not _live:

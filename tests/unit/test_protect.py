@@ -18,7 +18,8 @@ from prewrite.errors import (
 )
 from prewrite.protocol import CheckReply, CheckRequest, FileChange
 from prewrite_daemon.check.patch import FileEdit, PreparedPatch
-from prewrite_daemon.ladder.config import ProtectRule, load_config
+from prewrite_daemon.ladder.config import load_config
+from prewrite_daemon.ladder.config_values import ProtectRule
 from prewrite_daemon.ladder.protect import check_protected
 from prewrite_daemon.ladder.ruff import Ruff
 from prewrite_daemon.ladder.runner import Ladder

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from prewrite_daemon.check.patch import FileEdit, PreparedPatch
-from prewrite_daemon.ladder.config import ReviewerCommand
+from prewrite_daemon.ladder.config_values import ReviewerCommand
 from prewrite_daemon.ladder.review import (
     GROUNDS,
     RefuteGround,

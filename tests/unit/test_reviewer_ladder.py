@@ -12,7 +12,8 @@ import pytest
 from prewrite import change_file
 from prewrite.errors import BadRequest
 from prewrite.protocol import CheckReply, CheckRequest, Diagnostic, RungReport
-from prewrite_daemon.ladder.config import ReviewerCommand, load_config
+from prewrite_daemon.ladder.config import load_config
+from prewrite_daemon.ladder.config_values import ReviewerCommand
 from prewrite_daemon.ladder.record import VerdictRecord, record_verdict
 from prewrite_daemon.ladder.ruff import Ruff
 from prewrite_daemon.ladder.runner import Ladder

@@ -8,6 +8,8 @@ The same file holds the tools' own configuration (``[tool.ruff]``), so the lint 
 run the very commands CI runs, with the same settings: ``ruff check`` / ``ruff format`` resolved
 from the file's real path in the workspace.
 
+Unknown keys are refused; each known key's value is typed and parsed by ``config_values``:
+
     [tool.prewrite]
     format = true            # default: on when the workspace configures ruff, else off
     lint = true              # default: on
@@ -46,6 +48,14 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from prewrite.errors import BadRequest, ErrorDetail
 from prewrite.files import read_text
+from prewrite_daemon.ladder.config_values import (
+    parse_finish,
+    parse_flag,
+    parse_protect,
+    parse_reviewer,
+    parse_seconds,
+    parse_strings,
+)
 from prewrite_daemon.ladder.denylist import DEFAULT_DENY
 from prewrite_daemon.ladder.suppression_mode import parse_suppressions
 
@@ -53,6 +63,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from pathlib import Path
 
+    from prewrite_daemon.ladder.config_values import FinishRung, ProtectRule, ReviewerCommand
     from prewrite_daemon.ladder.suppression_mode import SuppressionMode
 
 # The JavaScript/TypeScript family is verifiable everywhere: by its parser (formats/javascript.py)
@@ -69,28 +80,6 @@ RUNGS = ("policy", "anchor", "parse", "format", "lint", "typecheck", "review")
 SELECTABLE_RUNGS = ("parse", "format", "lint", "typecheck", "review", "tests")
 ALWAYS_RUN = ("policy", "anchor")
 _RUFF_FILES = ("ruff.toml", ".ruff.toml")
-
-
-@dataclass(frozen=True)
-class FinishRung:
-    name: str
-    command: tuple[str, ...]
-    timeout_s: float
-
-
-@dataclass(frozen=True)
-class ProtectRule:
-    path: str  # a glob from the root (with a '/'), else of the file's name
-    text: str  # must stay in a matching file that holds it before the patch
-
-
-@dataclass(frozen=True)
-class ReviewerCommand:
-    """The workspace's reviewer (``review.py``): its argv, run from the root, and the seconds
-    its first attempt may take (a retry after an unparseable answer gets twice as many)."""
-
-    command: tuple[str, ...]
-    timeout_s: float = 30.0
 
 
 @dataclass(frozen=True)
@@ -169,29 +158,6 @@ def _read_pyproject(root: Path) -> dict[str, Any]:
         return {}  # the checker reports a broken pyproject; the ladder falls back to defaults
 
 
-def _strings(table: dict[str, Any], key: str, default: tuple[str, ...]) -> tuple[str, ...]:
-    value: object = table.get(key, list(default))
-    items: list[str] = []
-    if isinstance(value, list):
-        items = [v for v in value if isinstance(v, str)]  # pyright: ignore[reportUnknownVariableType]
-    if not isinstance(value, list) or len(items) != len(value):  # pyright: ignore[reportUnknownArgumentType]
-        raise BadRequest(
-            f"[tool.prewrite] {key} must be a list of strings",
-            [ErrorDetail(f"{key} = {value!r}", "pyproject.toml")],
-        )
-    return tuple(items)
-
-
-def _flag(table: dict[str, Any], key: str, default: bool) -> bool:
-    value = table.get(key, default)
-    if not isinstance(value, bool):
-        raise BadRequest(
-            f"[tool.prewrite] {key} must be true or false",
-            [ErrorDetail(f"{key} = {value!r}", "pyproject.toml")],
-        )
-    return value
-
-
 def load_config(root: Path) -> LadderConfig:
     """The ladder of ``root``; unknown keys in ``[tool.prewrite]`` are refused, not ignored."""
     data = _read_pyproject(root)
@@ -213,92 +179,24 @@ def load_config(root: Path) -> LadderConfig:
     defaults = DEFAULT_EXTENSIONS
     if any((root / name).is_file() for name in ("tsconfig.json", "jsconfig.json")):
         defaults = defaults | TS_EXTENSIONS
-    extensions = _strings(table, "allow_extensions", tuple(sorted(defaults)))
+    extensions = parse_strings(table, "allow_extensions", tuple(sorted(defaults)))
     return LadderConfig(
-        format=_flag(table, "format", has_ruff),
+        format=parse_flag(table, "format", has_ruff),
         format_set="format" in table,
-        lint=_flag(table, "lint", True),
-        typecheck=_flag(table, "typecheck", True),
+        lint=parse_flag(table, "lint", True),
+        typecheck=parse_flag(table, "typecheck", True),
         allow_extensions=frozenset(e.lower() for e in extensions),
-        deny=DEFAULT_DENY + tuple(p.lower() for p in _strings(table, "deny", ())),
-        allow=tuple(p.lower() for p in _strings(table, "allow", ())),
-        allow_dependency_changes=_flag(table, "allow_dependency_changes", False),
+        deny=DEFAULT_DENY + tuple(p.lower() for p in parse_strings(table, "deny", ())),
+        allow=tuple(p.lower() for p in parse_strings(table, "allow", ())),
+        allow_dependency_changes=parse_flag(table, "allow_dependency_changes", False),
         source="pyproject.toml [tool.prewrite]" if table else "defaults",
-        tests=_flag(table, "tests", True),
-        test_timeout_s=_seconds(table.get("test_timeout", 300), "test_timeout"),
-        rollback_on_fail=_flag(table, "rollback_on_fail", False),
-        finish=_finish_rungs(table.get("finish", [])),
-        allow_config_changes=_flag(table, "allow_config_changes", False),
-        allow_relaxation=_flag(table, "allow_relaxation", False),
-        protect=_protect_rules(table.get("protect", [])),
-        reviewer=_reviewer(table.get("reviewer")),
+        tests=parse_flag(table, "tests", True),
+        test_timeout_s=parse_seconds(table.get("test_timeout", 300), "test_timeout"),
+        rollback_on_fail=parse_flag(table, "rollback_on_fail", False),
+        finish=parse_finish(table.get("finish", [])),
+        allow_config_changes=parse_flag(table, "allow_config_changes", False),
+        allow_relaxation=parse_flag(table, "allow_relaxation", False),
+        protect=parse_protect(table.get("protect", [])),
+        reviewer=parse_reviewer(table.get("reviewer")),
         suppressions=parse_suppressions(table),
     )
-
-
-def _seconds(value: object, key: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-        raise BadRequest(
-            f"[tool.prewrite] {key} must be a positive number of seconds",
-            [ErrorDetail(f"{key} = {value!r}", "pyproject.toml")],
-        )
-    return float(value)
-
-
-def _finish_rungs(value: object) -> tuple[FinishRung, ...]:
-    bad = BadRequest(
-        "[tool.prewrite] finish must be a list of {name, command = [...], timeout}",
-        [ErrorDetail(f"finish = {value!r}", "pyproject.toml")],
-    )
-    if not isinstance(value, list):
-        raise bad
-    rungs: list[FinishRung] = []
-    for item in value:  # pyright: ignore[reportUnknownVariableType]
-        if not isinstance(item, dict):
-            raise bad
-        table: dict[str, Any] = item  # pyright: ignore[reportUnknownVariableType]
-        name, command = table.get("name"), table.get("command")
-        if not isinstance(name, str) or not isinstance(command, list) or not command:
-            raise bad
-        argv = tuple(str(a) for a in command)  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
-        rungs.append(FinishRung(name, argv, _seconds(table.get("timeout", 900), "finish.timeout")))
-    return tuple(rungs)
-
-
-def _protect_rules(value: object) -> tuple[ProtectRule, ...]:
-    bad = BadRequest(
-        '[tool.prewrite] protect must be a list of {path = "glob", text = "snippet"}',
-        [ErrorDetail(f"protect = {value!r}", "pyproject.toml")],
-    )
-    if not isinstance(value, list):
-        raise bad
-    rules: list[ProtectRule] = []
-    for item in value:  # pyright: ignore[reportUnknownVariableType]
-        if not isinstance(item, dict) or set(item) != {"path", "text"}:  # pyright: ignore[reportUnknownArgumentType]
-            raise bad
-        table: dict[str, Any] = item  # pyright: ignore[reportUnknownVariableType]
-        path, text = table["path"], table["text"]
-        if not isinstance(path, str) or not isinstance(text, str) or not path or not text.strip():
-            raise bad
-        rules.append(ProtectRule(path, text))
-    return tuple(rules)
-
-
-def _reviewer(value: object) -> ReviewerCommand | None:
-    if value is None:
-        return None
-    bad = BadRequest(
-        '[tool.prewrite] reviewer must be {command = ["program", "arg", ...], timeout = seconds}',
-        [ErrorDetail(f"reviewer = {value!r}", "pyproject.toml")],
-    )
-    if not isinstance(value, dict) or not set(value) <= {"command", "timeout"}:  # pyright: ignore[reportUnknownArgumentType]
-        raise bad
-    table: dict[str, Any] = value  # pyright: ignore[reportUnknownVariableType]
-    command = table.get("command")
-    if not isinstance(command, list) or not command:
-        raise bad
-    argv: list[object] = command  # pyright: ignore[reportUnknownVariableType]
-    if not all(isinstance(a, str) and a for a in argv):
-        raise bad
-    timeout = _seconds(table.get("timeout", 30), "reviewer.timeout")
-    return ReviewerCommand(tuple(str(a) for a in argv), timeout)

@@ -30,7 +30,7 @@ from prewrite.errors import ErrorDetail, ProtectedSnippet
 
 if TYPE_CHECKING:
     from prewrite_daemon.check.patch import PreparedPatch
-    from prewrite_daemon.ladder.config import ProtectRule
+    from prewrite_daemon.ladder.config_values import ProtectRule
 
 _SHOWN = 60
 

@@ -66,7 +66,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from prewrite_daemon.check.patch import FileEdit, PreparedPatch
-    from prewrite_daemon.ladder.config import ReviewerCommand
+    from prewrite_daemon.ladder.config_values import ReviewerCommand
     from prewrite_daemon.limits import Deadline
 
 log = logging.getLogger(__name__)

@@ -4,9 +4,10 @@ order.
 Every rung works on the candidate strings, never on disk, and the first failure ends the ladder
 with one actionable answer: policy and anchoring failures are typed errors (the patch cannot be
 checked at all); parse, format, lint and type-check failures are verdicts naming the rung and
-its findings. The format rung is a mutation: the formatted text is what later rungs check and
-what the answer returns as the files to write. The review rung (off unless the workspace names a
-reviewer, ``review.py``) comes last, on the formatted patch, only when everything before passed.
+its findings (the reply: ``verdict.py``). The format rung is a mutation: the formatted text is
+what later rungs check and what the answer returns as the files to write. The review rung (off
+unless the workspace names a reviewer, ``review.py``) comes last, on the formatted patch, only
+when everything before passed.
 
 A patch that changes ruff's configuration is judged by ruff twice: under the configuration before
 the patch (the workspace as it is) and under the patch's new one (a patched view of it, see
@@ -24,7 +25,6 @@ they hide not computed.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -33,7 +33,6 @@ from typing import TYPE_CHECKING
 
 from prewrite.errors import PrewriteError
 from prewrite.protocol import (
-    CandidateFile,
     CheckReply,
     CheckRequest,
     Diagnostic,
@@ -43,7 +42,7 @@ from prewrite.protocol import (
     Suppression,
 )
 from prewrite.trust import is_trusted
-from prewrite_daemon.check.patch import FileEdit, PreparedPatch, normalize_path, prepare_patch
+from prewrite_daemon.check.patch import PreparedPatch, normalize_path, prepare_patch
 from prewrite_daemon.ladder.config import RUNGS
 from prewrite_daemon.ladder.node_rungs import node_rungs_for, node_step
 from prewrite_daemon.ladder.parse import parse_patch
@@ -54,6 +53,7 @@ from prewrite_daemon.ladder.ruff_rungs import format_files, judges_for, lint_fil
 from prewrite_daemon.ladder.suppression_mode import SUPPRESSIONS, suppression_mode
 from prewrite_daemon.ladder.suppression_reruns import reruns_for
 from prewrite_daemon.ladder.suppression_rung import judge, listed
+from prewrite_daemon.ladder.verdict import verdict_reply
 from prewrite_daemon.limits import Deadline
 
 if TYPE_CHECKING:
@@ -283,33 +283,14 @@ class Ladder:
         if self.suppressions is None:
             self.suppressions = listed(patch, failed) if failed is not None else []
         self.final = patch
-        files = [_candidate(e, e.path in self.formatted) for e in patch.edits]
-        timings = {f"{r.rung}_ms": r.ms for r in self.reports if r.outcome in ("pass", "fail")}
-        if typed is not None:
-            timings.update({f"typecheck.{k}": v for k, v in typed.timings_ms.items()})
-        return CheckReply(
-            ok=failed is None,
-            diagnostics=diagnostics,
-            checked_files=typed.checked_files if typed else [],
-            timings_ms=timings,
-            generation=typed.generation if typed else 0,
-            environment=typed.environment if typed else "",
-            failed_rung=failed,
-            rungs=list(self.reports),
-            files=files,
-            verified=_merged(self.verified, typed.verified if typed else []),
-            not_verified=_merged(self.not_verified, typed.not_verified if typed else []),
+        return verdict_reply(
+            failed,
+            diagnostics,
+            patch,
+            typed,
+            reports=self.reports,
+            formatted=self.formatted,
+            verified=self.verified,
+            not_verified=self.not_verified,
             suppressions=self.suppressions,
         )
-
-
-def _merged(ours: list[str], theirs: list[str]) -> list[str]:
-    """The ladder's receipt lines, then the type check's own; each once, in order."""
-    return list(dict.fromkeys([*ours, *theirs]))
-
-
-def _candidate(edit: FileEdit, formatted: bool) -> CandidateFile:
-    if edit.new_text is None:
-        return CandidateFile(edit.path, None)
-    digest = hashlib.sha256(edit.new_text.encode()).hexdigest()
-    return CandidateFile(edit.path, digest, edit.new_text, formatted=formatted)

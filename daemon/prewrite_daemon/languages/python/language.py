@@ -28,7 +28,7 @@ from prewrite_daemon.languages.python.interpreter_query import ask_interpreter, 
 from prewrite_daemon.languages.python.layout import Layout, compute_layout
 from prewrite_daemon.languages.python.names.deps import NameGraph
 from prewrite_daemon.languages.python.names.imports import interface_changed
-from prewrite_daemon.languages.python.protocols.library import configured_typesheds, for_environment
+from prewrite_daemon.languages.python.protocols.roots import configured_typesheds, for_environment
 from prewrite_daemon.languages.readers import disk_reader
 
 if TYPE_CHECKING:

@@ -1,14 +1,10 @@
 """The Protocols the checker can see outside the workspace, per environment, computed lazily,
 off the daemon, and kept on disk.
 
-Structural typing makes a class member's change visible wherever an instance meets a Protocol
-with a member of that name, so the planner (``name_deps``) asks ``LibraryProtocols.get()`` for
-the member names of every Protocol outside the workspace: pyright's bundled typeshed (the
-stdlib and the stubs of every package, installed or not: pyright resolves ``import yaml`` to
-them either way), a ``typeshedPath`` the configuration names, the site dirs and the directories
-outside the root the checker reads (``extraPaths``, editable sources). The answer keeps each
-bundled stub module's part apart, with what every library file imports, so a plan counts only
-the stubs something it sees imports (``protocol_names.reachable_protocols``).
+The planner (``name_deps``) asks ``LibraryProtocols.get()`` for the member names of every
+Protocol outside the workspace, in the trees ``roots`` names for an environment. The
+answer keeps each bundled stub module's part apart, with what every library file imports, so a
+plan counts only the stubs something it sees imports (``protocol_names.reachable_protocols``).
 
 - **Lazy**: ``get()`` never blocks. ``prefetch()`` (at a graph's creation) only asks the disk
   caches; the scan itself starts at the first ``get()``, i.e. when a member change needs the
@@ -43,17 +39,15 @@ import sys
 import threading
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from prewrite.runtime import runtime_paths
-from prewrite_daemon.backends.pyright_command import checker_version, pyright_dist
 from prewrite_daemon.languages.python.protocols.answer import answer_from_json
 from prewrite_daemon.languages.python.protocols.files import read_bounded
 from prewrite_daemon.languages.python.protocols.scan import FORMAT, MISS
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Mapping
+    from pathlib import Path
 
     from prewrite_daemon.languages.python.protocols.names import LibraryProtocolSet
 
@@ -125,7 +119,7 @@ class ScanStatistics:
 
 class LibraryProtocols:
     """The answer for one environment (see the module doc). ``levels``: the request's levels
-    (``protocol_scan``), as ``for_environment`` builds them."""
+    (``protocol_scan``), as ``roots.for_environment`` builds them."""
 
     def __init__(
         self, cache_dir: Path, levels: list[dict[str, Any]], timeout_s: float = SCAN_TIMEOUT_S
@@ -282,61 +276,3 @@ def _mtime(path: str) -> int:
 def _attempts(key: str) -> int:
     with _failures_lock:
         return _failures.get(key, 0)
-
-
-def for_environment(
-    site_dirs: Iterable[Path],
-    outside: Iterable[Path] = (),
-    typesheds: Iterable[Path] = (),
-    checker: str | None = None,
-    cache_dir: Path | None = None,
-    linked: Iterable[Path] = (),
-) -> LibraryProtocols:
-    """The Protocols of an environment: pyright's bundled typeshed (keyed by ``checker``, its
-    version), ``typesheds`` a configuration names, the ``site_dirs`` and ``outside`` trees, and
-    the ``linked`` sources (files outside the root a link inside it points at: one level)."""
-    levels: list[dict[str, Any]] = []
-    bundled = bundled_typeshed()
-    if bundled is not None:
-        version = checker or checker_version()
-        levels.append({"kind": "typeshed", "roots": [str(bundled)], "key": f"{version} {bundled}"})
-    levels += [{"kind": "typeshed", "roots": [str(t)], "key": None} for t in typesheds]
-    trees = dict.fromkeys(str(d) for d in [*site_dirs, *outside])
-    levels += [{"kind": "tree", "roots": [t], "key": None} for t in trees]
-    files = sorted({str(f) for f in linked} - trees.keys())
-    levels += [{"kind": "tree", "roots": files, "key": None}] if files else []
-    return LibraryProtocols(cache_dir or default_cache_dir(), levels)
-
-
-def bundled_typeshed() -> Path | None:
-    """The typeshed pyright falls back to (``typeshed-fallback`` in its package)."""
-    dist = pyright_dist()
-    for found in (dist / "dist" / "typeshed-fallback", dist / "typeshed-fallback"):
-        if found.is_dir():
-            return found
-    return None
-
-
-def configured_typesheds(settings: Mapping[str, Any], root: Path) -> list[Path]:
-    """The ``typeshedPath`` of a pyright configuration (pyright reads it instead of its own)."""
-    value = settings.get("typeshedPath")
-    if not isinstance(value, str) or not value:
-        return []
-    found = Path(os.path.normpath(root / os.path.expanduser(value)))
-    return [found] if found.is_dir() else []
-
-
-def default_cache_dir() -> Path:
-    return runtime_paths().state_dir / "protocols"
-
-
-def library_protocol_members(
-    dirs: Iterable[Path], timeout_s: float = SCAN_TIMEOUT_S
-) -> frozenset[str]:
-    """Every Protocol member name under ``dirs`` and typeshed, computed now (for the bench and
-    tests that hand the set to another process); raises ``ScanFailed`` without an answer."""
-    library = for_environment(dirs)
-    found = library.wait(timeout_s)
-    if found is None:
-        raise ScanFailed(library.statistics().error or "no answer in time")
-    return found.members
