@@ -1,19 +1,27 @@
-"""Stopping a registry entry's processes: its checker, warm-up, re-checker, watcher and ruff.
+"""Retiring a registry's entries: which ones go, and stopping their processes (checker, warm-up,
+re-checker, watcher, ruff).
 
-The registry decides which entries go (least recently used beyond ``max_warm``, a root gone, a
-trust that no longer holds); this module stops them, and only those nobody is using: an entry a
-request holds is left for the next turn (the request gets its answer, or its own error).
+An entry goes when its trust no longer holds (the root was trusted, or no longer is: stopped
+once idle, so a root never keeps a trusted and an untrusted checker), when its root was deleted
+or moved (released at once), or when it is among the least recently used warm checkers beyond
+``max_warm`` (memory is finite). Only those nobody is using are stopped: an entry a request holds
+is left for the next turn (the request gets its answer, or its own error).
 """
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+
     from prewrite_daemon.entry import Entry
 
 log = logging.getLogger(__name__)
+
+K = TypeVar("K")  # the registry's key of an entry
 
 
 def is_idle(entry: Entry) -> bool:
@@ -43,3 +51,70 @@ async def stop_idle(entries: list[Entry], why: str) -> list[Entry]:
         log.info("stopping the checker of %s: %s", entry.workspace.root, why)
         await stop_entry(entry)
     return busy
+
+
+class Retiring:
+    """The entries on their way out of a registry's table (``entries``: key to entry, least
+    recently used first), and which of the table's go (``evict``)."""
+
+    def __init__(self) -> None:
+        self.releasing: set[Entry] = set()  # gone roots whose checker is being stopped
+        self.superseded: list[Entry] = []  # of a trust that no longer holds: stopped when idle
+
+    def leaving(self) -> list[Entry]:
+        """The entries out of the table not stopped yet (stopped with the registry)."""
+        return [*self.releasing, *self.superseded]
+
+    async def release(self, entries: dict[K, Entry], key: K, entry: Entry) -> None:
+        """Forget a workspace whose root is gone and stop its checker (its watcher is ending
+        by itself). Requests that still hold it get ``invalid_workspace`` at their turn."""
+        ws = entry.workspace
+        entry.closed = True
+        if entries.get(key) is entry:
+            del entries[key]
+        self.releasing.add(entry)
+        try:
+            await entry.stop_warm_up()
+            await entry.rechecker.stop()
+            async with ws.lock:
+                await ws.stop()
+                await entry.ruff.stop()
+        finally:
+            self.releasing.discard(entry)
+        log.info("released the workspace %s: its root was deleted or moved", ws.root)
+
+    async def evict(
+        self,
+        entries: dict[K, Entry],
+        keep: list[Entry],
+        trusted: Callable[[Path], bool],
+        max_warm: int,
+    ) -> None:
+        """Take out of ``entries`` (and stop, when idle) those of a trust that no longer holds,
+        of a root gone, and the least recently used beyond ``max_warm``; never one of ``keep``."""
+        # A trust that no longer holds (the root was trusted, or no longer is): its checker goes.
+        for key, entry in list(entries.items()):
+            if entry not in keep and entry.workspace.trusted != trusted(entry.workspace.root):
+                self.superseded.append(entries.pop(key))
+        self.superseded = await stop_idle(self.superseded, "its trust changed")
+        # Roots gone that no watcher reported (none runs, or it has not ticked yet).
+        for key, entry in [(k, e) for k, e in entries.items() if e not in keep and e.root_gone()]:
+            if not is_idle(entry):
+                continue  # whoever holds it gets invalid_workspace or its own error
+            if entry.watcher is not None:
+                await entry.watcher.stop()
+            await self.release(entries, key, entry)
+        others = [
+            (k, e) for k, e in entries.items() if e not in keep and e.workspace.backend is not None
+        ]
+        excess = len(others) + len(keep) - max_warm
+        for key, entry in others:
+            if excess <= 0:
+                break
+            if not is_idle(entry):
+                continue
+            ws = entry.workspace
+            log.info("stopping the idle checker of %s (more than %d warm)", ws.root, max_warm)
+            del entries[key]
+            await stop_entry(entry)
+            excess -= 1

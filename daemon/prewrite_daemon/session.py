@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import logging
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -46,7 +45,7 @@ from prewrite_daemon.languages.python.interpreter_trust import interpreter_may_r
 from prewrite_daemon.languages.registry import DEFAULT, language_named, languages_for
 from prewrite_daemon.limits import ReplyLimits, check_state_dir
 from prewrite_daemon.recheck.misses import NarrowingMisses
-from prewrite_daemon.retire import is_idle, stop_entry, stop_idle
+from prewrite_daemon.retire import Retiring, stop_entry
 from prewrite_daemon.watcher import WorkspaceWatcher
 from prewrite_daemon.workspace import Workspace
 
@@ -64,8 +63,6 @@ if TYPE_CHECKING:
         WorkspaceStatus,
     )
     from prewrite_daemon.languages.base import Language
-
-log = logging.getLogger(__name__)
 
 
 Key = tuple[Path, str, str, bool, bool]  # root, language, interpreter, trusted, it may run
@@ -109,8 +106,7 @@ class Registry:
         self.planning_budget_s = planning_budget_s
         self._entries: dict[Key, Entry] = {}  # LRU order, oldest first
         self.trusted = trusted or is_trusted
-        self._releasing: set[Entry] = set()  # gone roots whose checker is being stopped
-        self._superseded: list[Entry] = []  # of a trust that no longer holds: stopped when idle
+        self._retiring = Retiring()  # superseded and released entries, and which ones go
         self._write_locks: dict[Path, asyncio.Lock] = {}
         self.ready = ReadyCheckers(state_dir / "ready", ready_checkers, quiet)
 
@@ -136,13 +132,13 @@ class Registry:
 
     def entry(self, root: Path, python: str, language: Language = DEFAULT) -> Entry:
         """The workspace of (root, language, interpreter, trust); trusting a root later makes
-        a new one, and the old one's checker stops (``_retire``)."""
+        a new one, and the old one's checker stops (``retire.Retiring``)."""
         key = self._key(root, python, language)
         trusted, may_run = key[3], key[4]
         entry = self._entries.pop(key, None)
         if entry is None:
             for old in [k for k in self._entries if k[:3] == key[:3]]:
-                self._superseded.append(self._entries.pop(old))
+                self._retiring.superseded.append(self._entries.pop(old))
             name = f"{root}\0{python}\0{trusted}" + ("" if may_run else "\0read-only")
             if language is not DEFAULT:  # Python's shadows keep the place they had
                 name += f"\0{language.name}"
@@ -189,7 +185,7 @@ class Registry:
         await self._ask_ahead(root, request.python)
         entries = self.entries_for(root, request.python, [c.path for c in request.changes])
         with all_in_use(entries):
-            await self._evict(keep=entries)
+            await self._retiring.evict(self._entries, entries, self.trusted, self.max_warm)
             first = entries[0]
             ladder = Ladder(
                 root, load_config(root), first.ruff, typecheck_all(entries), self.protected,
@@ -264,60 +260,14 @@ class Registry:
             return
 
         async def release() -> None:
-            await self._release(entry)
+            await self._retiring.release(self._entries, _key(entry.workspace), entry)
 
         entry.watcher = WorkspaceWatcher(entry.workspace, on_root_gone=release)
         entry.watcher.start()
 
-    async def _release(self, entry: Entry) -> None:
-        """Forget a workspace whose root is gone and stop its checker (its watcher is ending
-        by itself). Requests that still hold it get ``invalid_workspace`` at their turn."""
-        ws = entry.workspace
-        entry.closed = True
-        if self._entries.get(_key(ws)) is entry:
-            del self._entries[_key(ws)]
-        self._releasing.add(entry)
-        try:
-            await entry.stop_warm_up()
-            await entry.rechecker.stop()
-            async with ws.lock:
-                await ws.stop()
-                await entry.ruff.stop()
-        finally:
-            self._releasing.discard(entry)
-        log.info("released the workspace %s: its root was deleted or moved", ws.root)
-
     def _write_lock(self, root: Path) -> asyncio.Lock:
         """One writer per root, whichever languages its patches touch."""
         return self._write_locks.setdefault(root, asyncio.Lock())
-
-    async def _evict(self, keep: list[Entry]) -> None:
-        # A trust that no longer holds (the root was trusted, or no longer is): its checker goes.
-        for key, entry in list(self._entries.items()):
-            if entry not in keep and entry.workspace.trusted != self.trusted(key[0]):
-                self._superseded.append(self._entries.pop(key))
-        self._superseded = await stop_idle(self._superseded, "its trust changed")
-        # Roots gone that no watcher reported (none runs, or it has not ticked yet).
-        for entry in [e for e in self._entries.values() if e not in keep and e.root_gone()]:
-            if not is_idle(entry):
-                continue  # whoever holds it gets invalid_workspace or its own error
-            if entry.watcher is not None:
-                await entry.watcher.stop()
-            await self._release(entry)
-        others = [
-            e for e in self._entries.values() if e not in keep and e.workspace.backend is not None
-        ]
-        excess = len(others) + len(keep) - self.max_warm
-        for entry in others:
-            if excess <= 0:
-                break
-            if not is_idle(entry):
-                continue
-            ws = entry.workspace
-            log.info("stopping the idle checker of %s (more than %d warm)", ws.root, self.max_warm)
-            del self._entries[_key(ws)]
-            await stop_entry(entry)
-            excess -= 1
 
     def watcher(self, root: Path, python: str, language: str = "python") -> WorkspaceWatcher | None:
         found = [e for k, e in self._entries.items() if k[:3] == (root, language, python)]
@@ -327,6 +277,6 @@ class Registry:
         return [e.workspace.status() for e in self._entries.values()]
 
     async def stop(self) -> None:
-        entries = [*self._entries.values(), *self._releasing, *self._superseded]
+        entries = [*self._entries.values(), *self._retiring.leaving()]
         await asyncio.gather(*(stop_entry(e) for e in entries), self.ready.stop())
         self.record.close()

@@ -5,7 +5,8 @@ differs between languages (files, checker, configuration, graph) comes from its 
 Freshness: a check is admitted against a fingerprint and a shadow generation, and its verdict is
 only sent if both are unchanged when it is done (``freshness.py``). A changed environment
 (config, installed packages, interpreter) restarts the checker: restart is the policy because
-pyright applies such changes asynchronously, so no pull could prove it saw them. A green whose
+pyright applies such changes asynchronously, so no pull could prove it saw them (the policy, its
+crash count and where a new checker comes from: ``checker_start.py``). A green whose
 plan pruned importers is remembered (``rechecks``) and compared again without narrowing when the
 workspace is idle (``recheck.py``, ``idle_recheck.py``). The graph is rebuilt at each checker
 start, off the event loop, once a plan needs it or a check has answered (``graph_keeper.py``):
@@ -18,9 +19,9 @@ import logging
 import time
 from typing import TYPE_CHECKING
 
-from prewrite.errors import BackendFailed
 from prewrite.protocol import Diagnostic, WorkspaceStatus
 from prewrite_daemon.backends.base import Backend, BackendState, FileEvent
+from prewrite_daemon.check.checker_start import Crashes, new_backend, restart_reason
 from prewrite_daemon.check.freshness import check_fresh
 from prewrite_daemon.check.graph_keeper import GraphKeeper
 from prewrite_daemon.check.planning import DEFAULT_PLANNING_BUDGET_S, pruned_importers
@@ -39,9 +40,6 @@ if TYPE_CHECKING:
     from prewrite_daemon.languages.fingerprint import Fingerprint
 
 log = logging.getLogger(__name__)
-
-MAX_CRASH_RESTARTS = 3
-CRASH_WINDOW_S = 300.0
 
 
 class Workspace:
@@ -95,7 +93,7 @@ class Workspace:
         self.before_answer: Callable[[], None] | None = None  # test hook
         # A checker started ahead of need (``backends.ready``), given by the registry.
         self.take_ready: Callable[[Language], Awaitable[Backend | None]] | None = None
-        self._crashes: list[float] = []
+        self.crashes = Crashes()  # the checker's, within a window (``checker_start``)
         self._backend_ran = False  # the current checker finished starting
         self.site_dirs = self.env.site_dirs
         self.library_events = 0  # in-place edits under the package dirs (the watcher counts)
@@ -228,13 +226,17 @@ class Workspace:
         if self.backend is not None and not self.backend.exited:
             self.sync(self.backend)
             return
-        self.layout = self.env.layout()
-        self.shadow.config_text = self.layout.config_text
+        self._recreate(self.env.layout(), "the checker stopped")
+
+    def _recreate(self, layout: CheckerLayout, why: str) -> None:
+        """A fresh shadow and graph for ``layout``: nothing of an earlier overlay survives."""
+        self.layout = layout
+        self.shadow.config_text = layout.config_text
         self.shadow.create()
         self._rebuild_graph()
         self._invalidate()
-        self.rechecks.clear("the checker stopped")
-        self._unbuilt.clear("the checker stopped")
+        self.rechecks.clear(why)
+        self._unbuilt.clear(why)
 
     def _rebuild_graph(self) -> None:
         """A fresh graph of the shadow's sources (the texts read now), made when needed."""
@@ -264,61 +266,22 @@ class Workspace:
         if backend is not None and not self._backend_ran:
             await backend.stop()  # a start cut short (a deadline, a hang-up): no crash, no restart
         elif backend is not None:
-            if healthy and self.backend_env is not None and self.backend_env != env:
-                reason = "environment changed: " + ", ".join(self.backend_env.moved(env))
-            elif self.resync_needed:
-                reason = f"{self.resync_reason}: full resync"
-            else:
-                reason = f"checker {backend.state.value}"
-                self._count_crash()
+            reason = restart_reason(self, backend, healthy, env)  # a crash counted
             await backend.stop()
             self.restarts += 1
             self.last_restart = time.strftime("%Y-%m-%d %H:%M:%S")
             self.last_restart_reason = reason
             log.info("restarting the checker of %s: %s", self.root, reason)
         self.resync_needed = False
-        self.layout = self._seen_layout or self.env.layout()
-        self.shadow.config_text = self.layout.config_text
         # A fresh checker gets a fresh shadow: nothing of an earlier overlay can survive.
-        self.shadow.create()
-        self._rebuild_graph()
-        self._invalidate()
-        self.rechecks.clear("the checker (re)started")
-        self._unbuilt.clear("the checker (re)started")
-        backend = await self._new_backend()
+        self._recreate(self._seen_layout or self.env.layout(), "the checker (re)started")
+        backend = await new_backend(self)
         self.backend, self.backend_env = backend, env
         self.editor_layer.clear(None)  # the new checker holds no buffers
         self._backend_ran = False
         await backend.start()
         self._backend_ran = True
         return backend
-
-    async def _new_backend(self) -> Backend:
-        """A checker over the shadow: the registry's ready one bound to it, or a new one."""
-        root, ready = self.shadow.shadow_root, None
-        if self.take_ready is not None:
-            ready = await self.take_ready(self.language)
-        if ready is not None:
-            try:
-                backend = self.language.make_backend(root, self.env, self.run_python, ready)
-            except BackendFailed as exc:  # it died meanwhile: a new one, as without it
-                log.warning("the ready checker could not take %s: %s", self.root, exc)
-                await ready.stop()
-            else:
-                if backend is not ready:  # the language did not bind it: not needed
-                    await ready.stop()
-                return backend
-        return self.language.make_backend(root, self.env, self.run_python)
-
-    def _count_crash(self) -> None:
-        now = time.monotonic()
-        self._crashes = [t for t in self._crashes if now - t < CRASH_WINDOW_S]
-        if len(self._crashes) >= MAX_CRASH_RESTARTS:
-            raise BackendFailed(
-                f"the checker failed {MAX_CRASH_RESTARTS} times in {CRASH_WINDOW_S:.0f}s; "
-                "see the daemon log"
-            )
-        self._crashes.append(now)
 
     async def stop(self) -> None:
         self._graphs.stop()
