@@ -46,7 +46,7 @@ from prewrite_daemon.languages.registry import (
 )
 from prewrite_daemon.rpc import serve_unix
 from prewrite_daemon.session import Registry
-from prewrite_daemon.writer import recover
+from prewrite_daemon.writer.journal import recover
 
 if TYPE_CHECKING:
     from pathlib import Path

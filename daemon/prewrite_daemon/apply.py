@@ -1,7 +1,7 @@
 """``apply``: validate everything, then write anything — then the disk rungs.
 
 The whole pre-write ladder runs first; only if every rung passed is the patch written, all
-files in one journalled transaction (``writer.py``), against the exact bytes the ladder
+files in one journalled transaction (``writer/``), against the exact bytes the ladder
 validated. Success is decided before the write: a reply that could not be delivered (over the
 frame limit, disk results' room kept) refuses the apply with nothing written. Then the checker's
 view is synced and the disk rungs run: the affected tests, and with ``finish`` the workspace's
@@ -30,7 +30,8 @@ from prewrite.protocol import (
 )
 from prewrite_daemon.ladder.config import LadderConfig, load_config
 from prewrite_daemon.ladder.disk import affected_tests, run_finish, run_tests
-from prewrite_daemon.writer import Transaction, recover, revert
+from prewrite_daemon.writer.journal import recover, revert
+from prewrite_daemon.writer.transaction import Transaction
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from prewrite_daemon.backends.base import Backend
     from prewrite_daemon.check.patch import FileEdit, PreparedPatch
     from prewrite_daemon.languages.base import DependencyGraph, Language, Scope
-    from prewrite_daemon.shadow import ShadowTree
+    from prewrite_daemon.shadow.tree import ShadowTree
 
 
 @dataclass

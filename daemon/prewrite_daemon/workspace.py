@@ -28,7 +28,7 @@ from prewrite_daemon.check.planning import DEFAULT_PLANNING_BUDGET_S, pruned_imp
 from prewrite_daemon.concurrency.preemptible_lock import PreemptibleLock
 from prewrite_daemon.editor.layer import EditorLayer
 from prewrite_daemon.recheck.pending import PendingRecheck, RecheckQueue
-from prewrite_daemon.shadow import ShadowTree
+from prewrite_daemon.shadow.tree import ShadowTree
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable

@@ -25,7 +25,8 @@ import pytest
 from prewrite.daemon_start import wait_for_daemon
 from prewrite.errors import StaleBase
 from prewrite.runtime import RuntimePaths
-from prewrite_daemon.writer import Transaction, recover
+from prewrite_daemon.writer.journal import recover
+from prewrite_daemon.writer.transaction import Transaction
 from tests.faults.writer_child import CRASH_EXIT, ERROR_EXIT, READY
 from tests.faults.writer_tree import (
     expected_after,

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from prewrite.errors import PrewriteError
-from prewrite_daemon.writer import StepHook, Transaction
+from prewrite_daemon.writer.transaction import StepHook, Transaction
 from tests.faults.writer_tree import patch_bases, patch_changes
 
 CRASH_EXIT = 77

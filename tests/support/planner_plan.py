@@ -15,7 +15,7 @@ from prewrite_daemon.check.patch import FileEdit, PreparedPatch
 from prewrite_daemon.check.planning import plan_check
 from prewrite_daemon.languages.python.language import PYTHON
 from prewrite_daemon.languages.python.protocols.roots import library_protocol_members
-from prewrite_daemon.shadow import ShadowTree
+from prewrite_daemon.shadow.tree import ShadowTree
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

@@ -20,7 +20,8 @@ from prewrite_daemon.languages.python.checker_config import (
 from prewrite_daemon.languages.python.environment import pth_dirs, read_venv
 from prewrite_daemon.languages.python.language import PYTHON
 from prewrite_daemon.languages.python.layout import compute_layout
-from prewrite_daemon.shadow import MAX_FILE_BYTES, ShadowTree
+from prewrite_daemon.shadow.scan import MAX_FILE_BYTES
+from prewrite_daemon.shadow.tree import ShadowTree
 
 if TYPE_CHECKING:
     from prewrite_daemon.languages.readers import Reader

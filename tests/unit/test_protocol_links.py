@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from prewrite_daemon.languages.python.language import PYTHON, linked_sources
-from prewrite_daemon.shadow import ShadowTree
+from prewrite_daemon.shadow.tree import ShadowTree
 from tests.support.setups import make_venv, venv_python
 
 if TYPE_CHECKING:

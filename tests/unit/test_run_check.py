@@ -23,7 +23,7 @@ from prewrite_daemon.check.patch import prepare_patch
 from prewrite_daemon.check.scope import CheckerScope
 from prewrite_daemon.checker import CheckContext, plan_check, run_check
 from prewrite_daemon.languages.python.language import PYTHON
-from prewrite_daemon.shadow import ShadowTree
+from prewrite_daemon.shadow.tree import ShadowTree
 from tests.support.fake_backend import FakeBackend, toy_check
 from tests.support.setups import write
 

@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from prewrite_daemon.languages.python.language import PYTHON
-from prewrite_daemon.shadow import ShadowTree
+from prewrite_daemon.shadow.tree import ShadowTree
 
 
 def make(tmp_path: Path) -> tuple[Path, ShadowTree]:

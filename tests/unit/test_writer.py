@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 import pytest
 
 from prewrite.errors import ForbiddenPath
-from prewrite_daemon.writer import Transaction, recover
+from prewrite_daemon.writer.journal import recover
+from prewrite_daemon.writer.transaction import Transaction
 from tests.faults.writer_tree import (
     expected_after,
     leftover_transactions,

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from prewrite_daemon.check.patch import PreparedPatch
     from prewrite_daemon.languages.base import Scope
     from prewrite_daemon.limits import Deadline
-    from prewrite_daemon.shadow import ShadowTree
+    from prewrite_daemon.shadow.tree import ShadowTree
 
 Results = dict[str, list[Diagnostic]]
 ColdRun = Coroutine[Any, Any, dict[str, list[RawDiagnostic]]]

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
     from prewrite_daemon.backends.base import Backend
     from prewrite_daemon.check.patch import FileEdit
-    from prewrite_daemon.shadow import ShadowTree
+    from prewrite_daemon.shadow.tree import ShadowTree
 
 
 class Overlaid(Protocol):

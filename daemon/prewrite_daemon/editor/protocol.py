@@ -3,7 +3,9 @@
 pygls's ``exit`` handler ends the process (``sys.exit``): here it would stop the daemon and
 every other editor and agent with it, so an editor's ``exit`` only ends its own session. Positions
 are UTF-16 (LSP's default and what pyright and tsc speak), so an editor that prefers UTF-8 is not
-offered it: positions pass through to the checker unconverted.
+offered it: positions pass through to the checker unconverted. What an editor is offered is
+here too: the requests relayed to the checker as they are (``RELAYED``), cut to what the warm
+checker itself offers (``offered``).
 """
 
 from __future__ import annotations
@@ -55,6 +57,30 @@ PROVIDERS = (
     "folding_range_provider",
     "selection_range_provider",
 )
+
+
+# Requests relayed to the checker as they are (paths mapped), with the options announced.
+RELAYED: dict[str, object | None] = {
+    types.TEXT_DOCUMENT_HOVER: None,
+    types.TEXT_DOCUMENT_DEFINITION: None,
+    types.TEXT_DOCUMENT_DECLARATION: None,
+    types.TEXT_DOCUMENT_TYPE_DEFINITION: None,
+    types.TEXT_DOCUMENT_REFERENCES: None,
+    types.TEXT_DOCUMENT_DOCUMENT_SYMBOL: None,
+    types.TEXT_DOCUMENT_COMPLETION: types.CompletionOptions(
+        trigger_characters=[".", "[", '"', "'"], resolve_provider=True
+    ),
+    types.TEXT_DOCUMENT_SIGNATURE_HELP: types.SignatureHelpOptions(
+        trigger_characters=["(", ","], retrigger_characters=[")"]
+    ),
+    types.TEXT_DOCUMENT_RENAME: types.RenameOptions(prepare_provider=True),
+    types.TEXT_DOCUMENT_PREPARE_RENAME: None,
+    types.TEXT_DOCUMENT_CODE_ACTION: None,
+    types.TEXT_DOCUMENT_IMPLEMENTATION: None,
+    types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT: None,
+    types.TEXT_DOCUMENT_FOLDING_RANGE: None,
+    types.TEXT_DOCUMENT_SELECTION_RANGE: None,
+}
 
 
 class EditorProtocol(LanguageServerProtocol):

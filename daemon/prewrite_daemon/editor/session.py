@@ -30,8 +30,8 @@ from prewrite.errors import FrameTooLarge, PrewriteError
 from prewrite_daemon.backends.lsp_process import LspProcess
 from prewrite_daemon.backends.lsp_types import uri_to_path
 from prewrite_daemon.editor.lsp_reader import BoundedReader
-from prewrite_daemon.editor.protocol import EditorProtocol, to_lsp_diagnostic
-from prewrite_daemon.editor.uris import PathMap
+from prewrite_daemon.editor.protocol import RELAYED, EditorProtocol, to_lsp_diagnostic
+from prewrite_daemon.editor.uris import path_map, relative_path
 from prewrite_daemon.languages.registry import LANGUAGES
 
 if TYPE_CHECKING:
@@ -44,29 +44,6 @@ log = logging.getLogger(__name__)
 
 DEBOUNCE_S = 0.15  # diagnostics wait this long after the last edit of a document
 REQUEST_TIMEOUT_S = 60.0
-
-# Requests relayed to the checker as they are (paths mapped), with the options announced.
-RELAYED: dict[str, object | None] = {
-    types.TEXT_DOCUMENT_HOVER: None,
-    types.TEXT_DOCUMENT_DEFINITION: None,
-    types.TEXT_DOCUMENT_DECLARATION: None,
-    types.TEXT_DOCUMENT_TYPE_DEFINITION: None,
-    types.TEXT_DOCUMENT_REFERENCES: None,
-    types.TEXT_DOCUMENT_DOCUMENT_SYMBOL: None,
-    types.TEXT_DOCUMENT_COMPLETION: types.CompletionOptions(
-        trigger_characters=[".", "[", '"', "'"], resolve_provider=True
-    ),
-    types.TEXT_DOCUMENT_SIGNATURE_HELP: types.SignatureHelpOptions(
-        trigger_characters=["(", ","], retrigger_characters=[")"]
-    ),
-    types.TEXT_DOCUMENT_RENAME: types.RenameOptions(prepare_provider=True),
-    types.TEXT_DOCUMENT_PREPARE_RENAME: None,
-    types.TEXT_DOCUMENT_CODE_ACTION: None,
-    types.TEXT_DOCUMENT_IMPLEMENTATION: None,
-    types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT: None,
-    types.TEXT_DOCUMENT_FOLDING_RANGE: None,
-    types.TEXT_DOCUMENT_SELECTION_RANGE: None,
-}
 
 
 class EditorSession:
@@ -219,7 +196,7 @@ class EditorSession:
         raw = self.ls.protocol._converter.unstructure(params)  # pyright: ignore[reportPrivateUsage]
         async with self.spares.lane(ws) as lane:
             backend = await self._layered(ws, lane)
-            paths = _path_map(ws, lane)
+            paths = path_map(ws, lane)
             if not isinstance(backend, LspProcess):
                 raise JsonRpcInvalidParams(f"{method} is not served for {ws.env.checker}")
             self._last = ws
@@ -252,14 +229,14 @@ class EditorSession:
     def _buffers(self, ws: Workspace) -> dict[str, str]:
         found: dict[str, str] = {}
         for uri, doc in self.ls.workspace.text_documents.items():
-            rel = _relative(ws.root, uri_to_path(uri))
+            rel = relative_path(ws.root, uri_to_path(uri))
             if rel is not None and ws.language.is_source(rel):
                 found[rel] = doc.source
         return found
 
     def _workspace_of(self, uri: str) -> tuple[Workspace, str]:
         root = self.root
-        rel = _relative(root, uri_to_path(uri)) if root else None
+        rel = relative_path(root, uri_to_path(uri)) if root else None
         if root is None or rel is None:
             raise JsonRpcInvalidParams(f"{uri} is outside the workspace {root}")
         languages = [lang for lang in LANGUAGES if lang.applies_to(root) and lang.is_source(rel)]
@@ -300,18 +277,8 @@ class EditorSession:
         except (PrewriteError, JsonRpcInternalError) as exc:
             log.warning("editor %s: diagnostics of %s failed: %s", self.number, rel, exc)
             return
-        paths = _path_map(ws, lane)
+        paths = path_map(ws, lane)
         items = [to_lsp_diagnostic(ws.language.normalize(r), paths) for r in raws]
         self.ls.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri, items, version)
         )
-
-
-def _path_map(ws: Workspace, lane: Lane) -> PathMap:
-    """The spare runs on the real root (nothing to map); the warm checker on the shadow."""
-    return PathMap(ws.root, ws.root if lane.spare else ws.shadow.shadow_root)
-
-
-def _relative(root: Path, path: str) -> str | None:
-    prefix = f"{root}/"
-    return path[len(prefix) :] if path.startswith(prefix) else None

@@ -4,7 +4,8 @@ The checker runs on the daemon's shadow of the workspace; the editor must never 
 path, and the checker must never be asked about a real one. A message is mapped as JSON: every
 string that is a ``file://`` URI or an absolute path under one root is rewritten to the other
 root, wherever it sits (``textDocument.uri``, ``Location``s, ``WorkspaceEdit`` keys and
-``documentChanges``, related information, paths quoted inside messages).
+``documentChanges``, related information, paths quoted inside messages). A spare checker runs
+on the real root, so its lane maps nothing (``path_map``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,9 @@ from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
     from pathlib import Path
+
+    from prewrite_daemon.editor.spare import Lane
+    from prewrite_daemon.workspace import Workspace
 
 
 @dataclass(frozen=True)
@@ -67,3 +71,14 @@ def _mapped(value: Any, old: tuple[str, str], new: tuple[str, str]) -> Any:
             for k, v in items
         }
     return value
+
+
+def path_map(ws: Workspace, lane: Lane) -> PathMap:
+    """The spare runs on the real root (nothing to map); the warm checker on the shadow."""
+    return PathMap(ws.root, ws.root if lane.spare else ws.shadow.shadow_root)
+
+
+def relative_path(root: Path, path: str) -> str | None:
+    """``path`` relative to ``root``, or None when it lies outside."""
+    prefix = f"{root}/"
+    return path[len(prefix) :] if path.startswith(prefix) else None

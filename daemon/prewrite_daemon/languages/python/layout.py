@@ -20,7 +20,7 @@ from prewrite_daemon.languages.python.checker_config import (
     render_shadow_config,
 )
 from prewrite_daemon.languages.python.environment import pth_dirs, read_venv
-from prewrite_daemon.shadow import skipped_dir
+from prewrite_daemon.shadow.scan import skipped_dir
 
 if TYPE_CHECKING:
     from prewrite_daemon.languages.readers import Reader

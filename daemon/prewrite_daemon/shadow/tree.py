@@ -10,14 +10,14 @@ link to ``/dev/zero`` can never fill the disk). A symlink is mirrored as a link:
 copy when it points inside the root, to the real place when it points outside (those targets
 feed the freshness fingerprint), not at all when it points at anything but a file or directory.
 The root's ``pyrightconfig.json`` is not copied: the shadow gets a generated one (see
-``checker_config``) that resolves paths as the real tree does.
+``checker_config``) that resolves paths as the real tree does. What is mirrored, and where each
+link points, is decided by the stat-scan (``scan``).
 """
 
 from __future__ import annotations
 
 import os
 import shutil
-import stat
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,16 +25,13 @@ from typing import TYPE_CHECKING
 
 from prewrite.files import read_or_none
 from prewrite_daemon.backends.base import FileEvent
+from prewrite_daemon.shadow.scan import MAX_FILE_BYTES, scan_root
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-# Directories never mirrored: the ones pyright's default excludes skip too (dot-dirs, caches,
-# node_modules, virtual environments), so the shadow holds what a cold run would check.
-_SKIP_DIRS = frozenset({"__pycache__", "node_modules", "site-packages"})
+    from prewrite_daemon.shadow.scan import Stamp
 
-Stamp = tuple[int, int, int]  # mtime_ns, size, inode
-MAX_FILE_BYTES = 32 * 1024 * 1024  # larger files are not mirrored (pyright skips them too)
 _RECENT_NS = 3_000_000_000  # files modified within this window are compared by content
 
 
@@ -42,21 +39,6 @@ _RECENT_NS = 3_000_000_000  # files modified within this window are compared by 
 class ScanResult:
     events: list[FileEvent]  # paths in the shadow
     changed: list[str]  # root-relative paths that moved
-
-
-@dataclass(frozen=True)
-class Scan:
-    files: dict[str, Stamp]  # regular files to copy
-    links: dict[str, str]  # symlinks to mirror: rel -> the target the shadow's link gets
-
-
-def _is_venv(path: Path) -> bool:
-    return (path / "pyvenv.cfg").is_file() or (path / "conda-meta").is_dir()
-
-
-def skipped_dir(path: Path) -> bool:
-    """Whether the shadow leaves out the directory ``path`` (dot dirs, caches, venvs)."""
-    return path.name.startswith(".") or path.name in _SKIP_DIRS or _is_venv(path)
 
 
 class ShadowTree:
@@ -114,7 +96,7 @@ class ShadowTree:
 
     def sync(self) -> ScanResult:
         """Copy what changed in the workspace since the last sync; report it as file events."""
-        scan = self._scan()
+        scan = scan_root(self)
         events: list[FileEvent] = []
         changed: list[str] = []
         for rel, stamp in scan.files.items():
@@ -158,7 +140,7 @@ class ShadowTree:
 
     def pending(self) -> list[str]:
         """What a ``sync`` would bring in now, without bringing it (the answer-time check)."""
-        scan = self._scan()
+        scan = scan_root(self)
         moved = [
             rel for rel, stamp in scan.files.items() if self._moved(rel, self.files.get(rel), stamp)
         ]
@@ -236,77 +218,3 @@ class ShadowTree:
         except OSError:
             return False  # vanished or unreadable: the next sync sees it
         return True
-
-    def _scan(self) -> Scan:
-        files: dict[str, Stamp] = {}
-        links: dict[str, str] = {}
-        stack = [self.root]
-        while stack:
-            directory = stack.pop()
-            try:
-                entries = list(os.scandir(directory))
-            except OSError:
-                continue
-            for entry in entries:
-                try:
-                    self._scan_entry(directory, entry, stack, files, links)
-                except OSError:
-                    continue
-        return Scan(files, links)
-
-    def _scan_entry(
-        self,
-        directory: Path,
-        entry: os.DirEntry[str],
-        stack: list[Path],
-        files: dict[str, Stamp],
-        links: dict[str, str],
-    ) -> None:
-        at_root = directory == self.root
-        if entry.name.startswith(".") and not entry.is_file(follow_symlinks=False):
-            if at_root and _is_venv(Path(entry.path)):
-                self._link_venv(entry.name)
-            return
-        rel = entry.path[len(str(self.root)) + 1 :]  # scandir joins with "/": a POSIX path
-        if entry.is_symlink():
-            target = self._link_target(entry, rel)
-            if target is not None:
-                links[rel] = target
-            return
-        if entry.is_dir(follow_symlinks=False):
-            if _is_venv(Path(entry.path)):
-                if at_root:
-                    self._link_venv(entry.name)
-            elif entry.name not in _SKIP_DIRS:
-                stack.append(Path(entry.path))
-            return
-        if not self.mirrors(entry.name) or (at_root and entry.name == self.config_name):
-            return
-        st = entry.stat(follow_symlinks=False)
-        if stat.S_ISREG(st.st_mode) and st.st_size <= MAX_FILE_BYTES:
-            files[rel] = (st.st_mtime_ns, st.st_size, st.st_ino)
-
-    def _link_target(self, entry: os.DirEntry[str], rel: str) -> str | None:
-        """What the shadow's copy of a symlink points at, or None to leave it out."""
-        real = os.path.realpath(entry.path)
-        try:
-            st = os.stat(real)
-        except OSError:
-            return None  # dangling
-        is_dir = stat.S_ISDIR(st.st_mode)
-        if is_dir:
-            if entry.name in _SKIP_DIRS or _is_venv(Path(real)):
-                return None
-        elif not stat.S_ISREG(st.st_mode) or not self.mirrors(entry.name):
-            return None  # /dev/zero, a FIFO, a socket: never read
-        root = str(self.root)
-        if real == root or real.startswith(root + os.sep):
-            inside = self.shadow_root / os.path.relpath(real, root)
-            return os.path.relpath(inside, Path(self.shadow_path(rel)).parent)
-        return real
-
-    def _link_venv(self, name: str) -> None:
-        """A venv at the root is linked, not copied, so ``venvPath``/``venv`` config resolves."""
-        link = self.shadow_root / name
-        if not link.is_symlink():
-            link.symlink_to(self.root / name, target_is_directory=True)
