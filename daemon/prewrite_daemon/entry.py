@@ -3,7 +3,7 @@
 The lock that serialises checks on the workspace's checker is the workspace's own; the entry
 puts a queue in front of it: at most ``max_queue`` checks wait, more are ``busy``; a check's
 deadline covers its wait. The workspace is idle when no request uses it and its lock is free:
-then its narrowed greens are re-checked (``idle_recheck.py``). A request that will type-check on
+then its narrowed greens are re-checked (``recheck/idle.py``). A request that will type-check on
 a workspace without a running checker warms it up first (``warm_up``): the checker starts in the
 queue's first place while the ladder's cheap rungs (parse, ruff) run, not after them.
 """

@@ -14,7 +14,7 @@ stopped once idle (``retire``): a root never keeps a trusted and an untrusted ch
 Replies stay under the frame limit: candidate contents go
 by reference (path and sha256) beyond a budget. A narrowing miss found by a workspace's idle
 re-check turns narrowing off for its root and rides on the next reply about it
-(``narrowing_misses.py``).
+(``recheck/misses.py``).
 """
 
 from __future__ import annotations

@@ -8,9 +8,9 @@ only sent if both are unchanged when it is done (``freshness.py``). A changed en
 pyright applies such changes asynchronously, so no pull could prove it saw them (the policy, its
 crash count and where a new checker comes from: ``checker_start.py``). A green whose
 plan pruned importers is remembered (``rechecks``) and compared again without narrowing when the
-workspace is idle (``recheck.py``, ``idle_recheck.py``). The graph is rebuilt at each checker
-start, off the event loop, once a plan needs it or a check has answered (``graph_keeper.py``):
-a body-only edit's check never waits for it.
+workspace is idle (``recheck/pending.py``, ``recheck/idle.py``). The graph is rebuilt at each
+checker start, off the event loop, once a plan needs it or a check has answered
+(``check/graph_keeper.py``): a body-only edit's check never waits for it.
 """
 
 from __future__ import annotations

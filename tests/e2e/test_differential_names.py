@@ -1,6 +1,6 @@
 """Patches built to tempt a name-level pruner, judged by the daemon and by cold pyright.
 
-The daemon re-checks only the files that can see a changed name (``name_deps``). These patches
+The daemon re-checks only the files that can see a changed name (``names.deps``). These patches
 change names that reach other files in the ways such a pruner could miss: through
 ``module.attr``, an alias, a re-export, a star import, an unannotated helper two hops away, an
 unannotated module variable, a subclass in another package, a local name that shadows the

@@ -6,7 +6,7 @@
   exit 2 — with a typed reason, never a traceback or the hook's catch-all, within its deadline.
   No daemon runs (``autostart`` off, an empty runtime dir): a payload that reaches the check is
   refused as ``daemon_unavailable``, which is a decision too.
-- The MCP tools' arguments (``agent_mcp.inputs``): random argument dicts through the tool's own
+- The MCP tools' arguments (``agents.inputs``): random argument dicts through the tool's own
   schema, then ``to_file_changes``: a schema error (pydantic's, which the SDK reports) or one of
   ours, never anything else; each of ours renders as a tool error.
 """

@@ -1,7 +1,7 @@
 """The planner run by Python 3.12+ on the fuzzer's batches whose settings allow PEP 695.
 
 The daemon's Python (3.11 here) reads ``type X = ...`` and ``class Box[T]`` through libcst
-(``newer_syntax``); a daemon on 3.12+ parses them natively, and every rule must hold on both
+(``syntax.newer``); a daemon on 3.12+ parses them natively, and every rule must hold on both
 paths. The plans come from ``planner_newer_python`` (the graph rebuilt by that interpreter from
 the batch's sources, the libraries' Protocols given); each must keep every file in which the
 whole warm check found a new diagnostic.

@@ -1,4 +1,4 @@
-"""The libraries' Protocols per environment (``library_protocols``): real scan processes over
+"""The libraries' Protocols per environment (``protocols.library``): real scan processes over
 pyright's bundled typeshed and real venvs in temporary directories."""
 
 from __future__ import annotations

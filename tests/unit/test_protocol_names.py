@@ -1,4 +1,4 @@
-"""Protocols recognised by binding (``protocol_names``), each spelling judged by pyright too.
+"""Protocols recognised by binding (``protocols.names``), each spelling judged by pyright too.
 
 Every case is a small package whose class ``K`` meets an ``Impl`` with an incompatible ``m``:
 pyright says ``incompatible with protocol "K"`` exactly when it matches ``K`` structurally. The

@@ -1,6 +1,6 @@
-"""Which bundled stubs a plan can reach (``protocol_names.reachable_protocols``), what each
-library file imports (``protocol_imports``), and the answer's split and JSON
-(``protocol_answer``): pure functions on small inputs."""
+"""Which bundled stubs a plan can reach (``protocols.names.reachable_protocols``), what each
+library file imports (``protocols.imports``), and the answer's split and JSON
+(``protocols.answer``): pure functions on small inputs."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ prewrite as tools: ``check``, ``apply`` and ``status``.
 
 A thin layer over the blocking client ``prewrite.Client``: each tool call opens a connection
 to the per-user daemon (starting it when ``autostart``), sends one request in a worker thread,
-and turns the reply into a tool result (``agent_mcp.answers``). A connection per call, because
+and turns the reply into a tool result (``agents.answers``). A connection per call, because
 the client closes its connection after any failed call; the handshake costs well under a
 millisecond next to a check. The MCP SDK lives here, on the daemon side: ``import prewrite``
 never loads it.

@@ -66,7 +66,7 @@ class TypeScript:
 
     package: Path  # the package directory (symlinks resolved)
     version: str
-    pinned: bool = False  # prewrite's own (``ts_pinned``), not the workspace's
+    pinned: bool = False  # prewrite's own (``typescript.pinned``), not the workspace's
 
     @property
     def major(self) -> int:

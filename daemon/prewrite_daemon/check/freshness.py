@@ -5,9 +5,9 @@ shadow is synced with the disk (what moved is told to the checker) and the patch
 are compared with the shadow's. The verdict (``judge``) is sent only if, when it is done, the
 fingerprint is the same and a re-scan of the workspace finds nothing moved; otherwise it is
 computed again, and after ``MAX_ATTEMPTS`` the answer is ``stale_environment``. A green whose
-plan pruned importers is remembered for the idle re-check (``recheck.py``); one planned before
-the graph was built, once it is (``Workspace.recheck_later``). Once a check has answered, a graph
-it did not need is built (``graph_keeper.py``).
+plan pruned importers is remembered for the idle re-check (``recheck/pending.py``); one planned
+before the graph was built, once it is (``Workspace.recheck_later``). Once a check has answered, a
+graph it did not need is built (``check/graph_keeper.py``).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 A patch that leaves the checker's settings alone is judged warm (``checker.run_check``), unless
 what the warm checker found depends on the whole program in a way it cannot show
 (``Language.needs_cold``): then the cold CLI on the patched tree judges. A patch that changes the
-settings is judged twice (``config_change.judge_both``): warm under the settings before, cold
+settings is judged twice (``check.config_change.judge_both``): warm under the settings before, cold
 under its own. These run on the workspace's behalf, under its lock; the cold base it keeps
 (``Workspace.cold_base``) is filled here and emptied whenever its view moves.
 """
@@ -34,7 +34,7 @@ async def judge(
     ws: Workspace, patch: PreparedPatch, backend: Backend, timeout_s: float
 ) -> tuple[CheckReply, CheckPlan | None]:
     """The verdict, and the warm check's plan when it alone judged (what it pruned is
-    re-checked when the workspace is idle, ``recheck.py``)."""
+    re-checked when the workspace is idle, ``recheck/pending.py``)."""
     assert ws.layout is not None
     ctx = CheckContext(
         ws.language, ws.shadow, ws.built_graph(), backend, ws.base_cache, ws.layout.scope,

@@ -4,8 +4,8 @@ The plan is the patched files plus the importers that may see what the patch cha
 (``Language.interface_changed``, then ``DependencyGraph.affected``) prunes the importers it can
 prove unchanged; without it (``narrowing`` False) every transitive importer of every patched
 source file is compared, which is always sound: that is what a narrowed plan must agree with,
-what the idle re-check compares the pruned files under (``recheck.py``), and what a plan falls
-back to when narrowing runs past its budget.
+what the idle re-check compares the pruned files under (``recheck/pending.py``), and what a plan
+falls back to when narrowing runs past its budget.
 
 Narrowing is CPU-bound and has been seen to take minutes on a large package (issue 19), so it
 runs in a thread of its own (``plan_off_loop``): every other client of the daemon keeps being
@@ -48,7 +48,7 @@ log = logging.getLogger(__name__)
 
 DEFAULT_PLANNING_BUDGET_S = 2.0
 # A planner that does not honour its deadline is waited for this long past it, then interrupted
-# (``interruptible.py``), and waited for as long again; the plan falls back meanwhile.
+# (``concurrency/interruptible.py``), and waited for as long again; the plan falls back meanwhile.
 STRAY_GRACE_S = 1.0
 
 

@@ -1,6 +1,6 @@
 """The workspace lock, which background work may hold only while nobody else wants it.
 
-The idle re-check (``idle_recheck.py``) uses the warm checker when no request does. It must never
+The idle re-check (``recheck/idle.py``) uses the warm checker when no request does. It must never
 delay one: it takes the lock only when the lock is free (it never queues), and whoever asks for
 the lock next — an agent's check, an editor's request, a watcher batch, a sync after a write —
 first tells the background holder to leave (``preempt``: it cancels the re-check, whose

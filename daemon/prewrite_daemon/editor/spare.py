@@ -1,6 +1,6 @@
 """Editors beside a busy agent: a spare checker, only while the warm one is taken.
 
-One warm checker serves agents and editors, one holder at a time (``priority_lock``). An
+One warm checker serves agents and editors, one holder at a time (``concurrency.priority_lock``). An
 interface-changing agent check can hold it for seconds, and a person waiting on a hover must not
 wait that long. The rules:
 

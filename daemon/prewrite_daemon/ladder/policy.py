@@ -19,7 +19,7 @@ Then the content of judge files, in any folder (a patch must not write the rules
   ``[tool.pyright]`` or ``pyrightconfig.json`` that is not the root's (the workspace's checker
   does not read it; CI may, from that folder) — are refused unless the root's table on disk sets
   ``allow_relaxation``. The root's pyright and every ruff configuration are judged before and
-  after instead (``config_change.py``, ``ruff_rungs.py``).
+  after instead (``check/config_change.py``, ``ruff_rungs.py``).
 - A judge configuration may not be made to read outside the root (``reach.py``).
 """
 

@@ -5,9 +5,9 @@ run (rung, outcome, time). ``stats`` answers, per rung, how often it ran, how of
 failure, and its median cost. The review rung's answers are kept whole (``reviews``: the
 reviewer's verdict as JSON, or why it failed open) — the autopsy of a refuted patch — and
 ``stats`` counts the times it failed open. A narrowing miss (a green the idle re-check found
-wrong, ``recheck.py``) is kept whole too — the patch's files and what was missed — and ``stats``
-lists the latest ones: each is a bug in the planner to fix. Each suppression comment a patch
-adds is kept (its kind, whether it hid what the patch introduced, whether it was refused), and
+wrong, ``recheck/pending.py``) is kept whole too — the patch's files and what was missed — and
+``stats`` lists the latest ones: each is a bug in the planner to fix. Each suppression comment a
+patch adds is kept (its kind, whether it hid what the patch introduced, whether it was refused), and
 ``stats`` counts them per kind; the step that runs rungs again without them
 (``suppression_rung``) is a row of its own, after the type check: its runs and median cost.
 """

@@ -8,7 +8,7 @@ that honours them runs again on that text — the lint rung's ruff for ``noqa``,
 eslint/biome for theirs, the type check (pyright, TypeScript) for ``type: ignore``,
 ``pyright: ignore``, ``# pyright:`` relaxations and ``@ts-*`` — under the same judges as before
 (ruff's configuration before and after a patch that changes it; the type check's own
-before/after when the checker's settings change, ``config_change.py``). What a run introduces
+before/after when the checker's settings change, ``check/config_change.py``). What a run introduces
 without the directives and did not introduce with them is what they hide, each finding given to
 the directive that covers it (its line, its next code line, its file); a finding no directive
 covers (an artefact of the stripped text, or an effect beyond a directive's reach) is only

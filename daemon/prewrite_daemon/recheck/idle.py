@@ -3,13 +3,13 @@
 One re-checker per registered workspace, like its watcher: a task started on the first narrowed
 green and stopped with the workspace. It wakes when the workspace lock comes free and no request
 is under way (``busy``), waits ``settle_s`` (an agent's next request usually follows its last
-reply at once), then takes each pending re-check in turn (``recheck.py``), holding the lock in
-the background (``preemptible_lock.py``): any request on the workspace cancels the attempt, which
-puts the checker back and hands the lock over, and the re-check resumes at the next idle moment
-from what it had pulled. An attempt is bounded by ``timeout_s``; one that runs out resumes too,
-at most ``MAX_TIMEOUTS`` times, and one that fails is given up (logged). A re-check that finds
-what the patch introduced in a pruned file calls ``on_miss`` (the registry records it, turns
-narrowing off, and tells the next reply).
+reply at once), then takes each pending re-check in turn (``recheck/pending.py``), holding the lock
+in the background (``concurrency/preemptible_lock.py``): any request on the workspace cancels the
+attempt, which puts the checker back and hands the lock over, and the re-check resumes at the next
+idle moment from what it had pulled. An attempt is bounded by ``timeout_s``; one that runs out
+resumes too, at most ``MAX_TIMEOUTS`` times, and one that fails is given up (logged). A re-check
+that finds what the patch introduced in a pruned file calls ``on_miss`` (the registry records it,
+turns narrowing off, and tells the next reply).
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """What follows a narrowing miss: recorded, narrowing off for the workspace, the clients told.
 
-A miss is a green the idle re-check found wrong (``recheck.py``): the planner pruned an importer
-whose diagnostics the patch did change. The planner is then not to be trusted on that workspace:
-narrowing stays off there (for every checker of that root and language, also one started again
-after the LRU stopped it) until the daemon restarts. The miss is kept in the verdict record
+A miss is a green the idle re-check found wrong (``recheck/pending.py``): the planner pruned an
+importer whose diagnostics the patch did change. The planner is then not to be trusted on that
+workspace: narrowing stays off there (for every checker of that root and language, also one started
+again after the LRU stopped it) until the daemon restarts. The miss is kept in the verdict record
 (``prewrite stats`` lists it: the patch's files and the diagnostics) and logged, and the late
 finding rides on the next reply about that root, whichever client asks — once. Once a patch is
 written, its error is part of the base and no later check would ever report it.

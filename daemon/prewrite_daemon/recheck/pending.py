@@ -4,7 +4,7 @@ A check that narrows compares only the importers that can see what the patch cha
 are pruned (``CheckPlan.pruned``). If the planner was wrong and the check was green, nothing
 would ever say so: once the patch is written its error is part of the base, and every later
 check diffs it out. So each narrowed green is remembered (``PendingRecheck``: the patch's
-texts, the pruned files, when) and, when the workspace is idle (``idle_recheck.py``), the pruned
+texts, the pruned files, when) and, when the workspace is idle (``recheck/idle.py``), the pruned
 files' diagnostics are pulled under the base texts and under the candidate texts — overlays
 both ways, so the comparison holds whether or not ``apply`` has written the patch since — and
 diffed as a check diffs them. Anything the patch introduced there is a narrowing miss.

@@ -5,7 +5,7 @@ The fingerprint covers what can change a TypeScript verdict without a source fil
 root), ``package.json`` and the lockfiles, the installed packages (each top-level package's
 ``package.json`` stamp, ``@scope`` packages included, and npm's own ``.package-lock.json``: an
 install, removal or upgrade moves them), node, and the TypeScript that judges (the workspace's
-own, or prewrite's pinned one for an untrusted workspace: ``ts_pinned``) and its version.
+own, or prewrite's pinned one for an untrusted workspace: ``typescript.pinned``) and its version.
 
 The shadow's ``tsconfig.json`` is the workspace's with ``extends`` and ``references`` that leave
 the root made absolute, so they still name the real files from the shadow's place.

@@ -2,9 +2,9 @@
 
 It must over-approximate, never under: a missed importer is a wrong green. What each file
 imports, whether it is a module and whether it reaches beyond its importers comes from its
-syntax tree (``ts_syntax.py``, where the modelled fragment is written down); a file the parser
-does not fully understand depends on every file and reaches every file. A specifier resolves to
-every path TypeScript *could* pick, without asking the file system: each extension substitution
+syntax tree (``typescript/syntax.py``, where the modelled fragment is written down); a file the
+parser does not fully understand depends on every file and reaches every file. A specifier resolves
+to every path TypeScript *could* pick, without asking the file system: each extension substitution
 (``./a.js`` may be ``a.ts``, ``a.d.ts`` beside ``a.js``), ``.json`` modules, index files and the
 whole directory (its ``package.json`` may point anywhere inside), ``paths``, ``baseUrl``,
 ``rootDirs`` and ``moduleSuffixes``. A file that does not exist yet is therefore already a
@@ -23,7 +23,8 @@ file changed reaches every file (``reaches_everything``, asked of the patched te
 *among the importers* of a change passes it on to every file when what it declares globally may
 be built from what it imports (``declare global { var g: T }`` with ``T`` imported; a script's
 ``import("x")`` types; ``export as namespace``): ``importers`` then answers every file. A global
-block that mentions nothing the module imports or declares does not (``ts_global.py``).
+block that mentions nothing the module imports or declares does not
+(``typescript/global_reach.py``).
 """
 
 from __future__ import annotations

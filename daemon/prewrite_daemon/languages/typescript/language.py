@@ -2,9 +2,9 @@
 
 A root with a ``tsconfig.json`` (or ``jsconfig.json``) is a TypeScript workspace. Its checker is
 the workspace's own TypeScript (``backends/typescript.py``) when the workspace is trusted, and
-prewrite's own pinned TypeScript when it is not (``ts_pinned.py``). Which files a change can
-reach is the import graph under TypeScript's module resolution (``ts_graph.py``); a change that
-can reach files with no import edge (a ``.d.ts``, a script file, ``declare global``, module
+prewrite's own pinned TypeScript when it is not (``typescript/pinned.py``). Which files a change can
+reach is the import graph under TypeScript's module resolution (``typescript/graph.py``); a change
+that can reach files with no import edge (a ``.d.ts``, a script file, ``declare global``, module
 augmentation) re-checks the whole project. Diagnostics carry TypeScript's code as the rule,
 ``TS2345``, as ``tsc`` prints it.
 """
@@ -70,7 +70,7 @@ class TypeScriptLanguage:
         """A trusted workspace is checked with its own TypeScript; an untrusted one with
         prewrite's pinned TypeScript, since whatever node finds from the root (its
         ``node_modules``, an ancestor's, a symlink into the repository) is the repository's
-        code (``ts_pinned.choose_typescript``)."""
+        code (``typescript.pinned.choose_typescript``)."""
         del python, run_python  # TypeScript runs no interpreter of the workspace
         choice = choose_typescript(root, trusted)
         return TsEnvironment(root, choice, nearest_node_modules(root), trusted)

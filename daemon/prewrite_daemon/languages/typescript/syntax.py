@@ -8,11 +8,11 @@ parser, tree-sitter's TypeScript grammar (in-process, runs no workspace code), a
 own rules for what they mean. The modelled fragment:
 
 - **Specifiers** (``ModuleFacts.specifiers``), each literal cooked as TypeScript cooks it
-  (``ts_literals.py``): ``import``/``import type``/``export ... from``/``import x = require()``,
-  ``import("x")`` calls and ``import("x")`` types (``typeof import``), with a string or a
-  substitution-free template literal (others resolve to nothing in TypeScript either);
+  (``typescript/literals.py``): ``import``/``import type``/``export ... from``/``import x =
+  require()``, ``import("x")`` calls and ``import("x")`` types (``typeof import``), with a string or
+  a substitution-free template literal (others resolve to nothing in TypeScript either);
   ``require("x")`` calls; ``declare module "x"`` (an augmentation depends on what it augments);
-  and what comments declare (``ts_comments.py``: references, the JSX pragma, JSDoc in JS).
+  and what comments declare (``typescript/comments.py``: references, the JSX pragma, JSDoc in JS).
 - **Module-ness** (``is_module``), as ``isFileProbablyExternalModule`` decides it: a top-level
   ``import`` declaration or an ``export`` of any kind but ``export as namespace``; in JavaScript
   also a ``require(x)`` call anywhere (a CommonJS module). ``import.meta``, ``moduleDetection``
@@ -20,7 +20,8 @@ own rules for what they mean. The modelled fragment:
 - **Global reach** (``global_reach``): ``declare global``, a ``module``/``namespace`` named
   ``global``, ``declare module "x"``, ``export as namespace`` (a UMD global), and any triple-slash
   reference, wherever they stand. A global part *passes on* a change to what the module imports
-  (``passes_on_everything``) when it is built from it (``ts_global.py``); a script always may.
+  (``passes_on_everything``) when it is built from it (``typescript/global_reach.py``); a script
+  always may.
 - **Unknown** (``complete`` False): an ERROR or MISSING node anywhere, an ``import`` keyword in a
   place not listed above, or a literal TypeScript would reject. Such a file may import anything
   and reach everything (default-keep).
@@ -108,7 +109,8 @@ class ModuleFacts:
     def passes_on_everything(self) -> bool:
         """A change to what this file imports may reach files with no import edge to it: it is
         a script (whose declarations may use ``import("x")`` types), exports a UMD global, has
-        a global block built from its imports (``ts_global.py``), or is not understood."""
+        a global block built from its imports (``typescript/global_reach.py``), or is not
+        understood."""
         return not self.complete or not self.is_module or self.global_imports
 
 

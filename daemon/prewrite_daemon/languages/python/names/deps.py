@@ -11,7 +11,7 @@ classes from ``class_kinds``.
 Whole importers (every transitive importer of the file; the ``fallback``):
 - a ``.pyi`` stub changed, added or deleted (it shadows the module's source for importers; a
   ``<name>-stubs`` folder is the module ``<name>``);
-- a file that does not parse, before or after, in the newest grammar (``newer_syntax``);
+- a file that does not parse, before or after, in the newest grammar (``syntax.newer``);
 - a statement kind the summary does not model (a newer Python's: never silently nothing);
 - a file-level ``# pyright:`` comment (strict inference settings change every declaration), or
   a ``__future__`` import (``annotations`` changes how every annotation resolves);
@@ -71,7 +71,7 @@ Otherwise each module-level symbol and each class member has a region (``symbols
 - a strong change reaching a class header makes that class strong (a subclass's members and MRO
   follow its bases); a strong ``__all__`` or ``__getattr__`` reached this way falls back.
 
-A function renamed together with every call of it in the patch (``name_renames``, whose
+A function renamed together with every call of it in the patch (``names.renames``, whose
 docstring has the conditions) is compared under its new name: the regions that only call it
 are unchanged (a call's result does not depend on the callee's name), and the changed names are
 the old and the new name in every patched file that binds them.
@@ -120,7 +120,7 @@ if TYPE_CHECKING:
 
 @runtime_checkable
 class ProtocolSource(Protocol):
-    """Where the libraries' Protocols come from (``library_protocols.LibraryProtocols``)."""
+    """Where the libraries' Protocols come from (``protocols.library.LibraryProtocols``)."""
 
     def get(self) -> LibraryProtocolSet | None:
         """The answer for the environment, or None while it is not known (never blocks)."""
@@ -136,7 +136,7 @@ class NameGraph:
         report_import_cycles: bool = True,
     ) -> None:
         """``library``: the Protocols of what the workspace can import outside itself
-        (``library_protocols.LibraryProtocols``, asked at each plan; a fixed set of member
+        (``protocols.library.LibraryProtocols``, asked at each plan; a fixed set of member
         names in tests). None, or an answer not ready yet: every member change is taken as a
         change of its class. ``report_import_cycles``: the checker's ``reportImportCycles`` is
         on (or not known): an import edge that closes or opens a cycle then reaches every

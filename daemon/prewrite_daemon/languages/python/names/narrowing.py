@@ -168,7 +168,7 @@ class Narrower:
         renames: Renames,
     ) -> ModuleChange:
         """What importers may see of one changed file (a fallback when no rule narrows it);
-        a renamed function is compared under its new name (``name_renames``)."""
+        a renamed function is compared under its new name (``names.renames``)."""
         if old is None or new is None:
             return ModuleChange(fallback="module added" if old is None else "module deleted")
         if rel.endswith(".pyi"):

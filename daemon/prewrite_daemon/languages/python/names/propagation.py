@@ -44,7 +44,7 @@ class Propagation:
         hidden: Mapping[str, frozenset[str]] | None = None,
         deadline: float | None = None,
     ) -> None:
-        """``hidden``: per patched file, tags whose regions ``name_renames`` has judged;
+        """``hidden``: per patched file, tags whose regions ``names.renames`` has judged;
         ``deadline`` (``time.monotonic()``): past it, ``run`` raises ``PlanningBudgetExceeded``."""
         self._hidden = hidden or {}
         self._deadline = deadline

@@ -1,4 +1,4 @@
-"""The occurrences of a rename's words in one version of one file, for ``name_renames``.
+"""The occurrences of a rename's words in one version of one file, for ``names.renames``.
 
 A census walks a file's tree once and sorts each occurrence of the words (see ``Census``). The
 census of a base text is kept (an agent re-checks against the same base), and so is the renamed

@@ -18,7 +18,7 @@ the rules):
   default part of ``__init__``); otherwise every binding statement, ``global`` stores included;
 - an import: the module and name it binds (kept as references, resolved by the graph);
 - a PEP 695 ``type X = ...`` statement: the whole statement (on a daemon older than 3.12 the
-  source reaches here rewritten by ``newer_syntax``, as an assignment).
+  source reaches here rewritten by ``syntax.newer``, as an assignment).
 
 Default-keep: a statement kind not listed in ``_MODELLED`` is recorded in ``unmodelled`` and
 the module's change then reaches every importer (``symbol_changes``). Classes defined anywhere

@@ -1,9 +1,9 @@
 """The Protocol scan's answer: computed from the facts of every group of library files, and
-written as JSON by the scan process (``protocol_scan``) for the daemon (``library_protocols``).
+written as JSON by the scan process (``protocols.scan``) for the daemon (``protocols.library``).
 
 Files are grouped by who can see them: ``CORE`` (the stdlib, site dirs, trees outside the
 root: always seen) and each top-level module of a bundled stub package (seen only when imported:
-``protocol_names.reachable_protocols``). The Protocol aliases are closed over every group at
+``protocols.names.reachable_protocols``). The Protocol aliases are closed over every group at
 once, reachable or not: a stub's class counts when its base may be bound to Protocol anywhere.
 That over-approximates the closure of any reachable part (a key the checker resolves to
 Protocol there is in it), so a group's members and aliases stay sound whatever is reached, and

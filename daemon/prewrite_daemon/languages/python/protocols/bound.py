@@ -1,4 +1,4 @@
-"""Which names a scope binds, and which members a class declares (for ``protocol_scopes``).
+"""Which names a scope binds, and which members a class declares (for ``protocols.scopes``).
 
 A scope's names follow Python's rule, as pyright's binder does: any binding anywhere in a
 function's body makes a name local unless declared ``global``/``nonlocal``; a class body's

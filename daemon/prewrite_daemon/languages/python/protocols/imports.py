@@ -3,7 +3,7 @@
 A bundled stub package (``typeshed-fallback/stubs/<dist>``) is seen by the checker only when a
 file it reads imports one of the stub's top-level modules: the workspace, an installed library,
 or another stub that is itself seen. The Protocol scan reads every library file's imports once
-per listing (``protocol_scan``), so this must cost little more than the read: a regular
+per listing (``protocols.scan``), so this must cost little more than the read: a regular
 expression over the bytes, no ``ast``.
 
 Sound for the question asked (may this file import top-level module ``m``?), never precise:

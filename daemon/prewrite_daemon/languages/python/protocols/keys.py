@@ -1,5 +1,5 @@
-"""Keys and values for ``protocol_scopes``: what a name means where it is read, and what an
-expression may evaluate to, in the terms ``protocol_names`` closes over.
+"""Keys and values for ``protocols.scopes``: what a name means where it is read, and what an
+expression may evaluate to, in the terms ``protocols.names`` closes over.
 
 Keys, by where a name can be reached from:
 - ``P``: bound at module level; another module reaches it by import or as ``m.P``, so these
@@ -18,7 +18,7 @@ this repository's venv chain ``Protocol`` to ``object``): a name or attribute (`
 the ``Protocol`` attribute, ``Protocol.__doc__`` is not Protocol); a subscript's container
 (``Protocol[T]``, ``[Protocol][0]``), not its index; both branches of ``a if c else b`` and
 ``a or b``; a container's elements; the whole value as a string (``P: TypeAlias = "Protocol"``).
-**A call is opaque**: its result is the key ``CALLED``, which ``protocol_names.closure`` lets
+**A call is opaque**: its result is the key ``CALLED``, which ``protocols.names.closure`` lets
 reach only ``P@scope`` keys, so whatever a call returns may be Protocol in the scope that binds
 it (pyright does make ``class C(make())``, ``P = make()`` and ``P = ident(Protocol)``
 Protocols, through inferred and call-site return types), but not across modules or attributes
@@ -49,7 +49,7 @@ _FORWARD_REF_MAX = 256  # longer strings are text, not a type written as a strin
 @dataclass
 class Scope:
     """A module, class, function (def or lambda) or comprehension body, with the names it
-    binds by Python's rule (``protocol_bound.collect_bound``)."""
+    binds by Python's rule (``protocols.bound.collect_bound``)."""
 
     kind: str  # module, class, function, comprehension
     tag: str
@@ -133,7 +133,7 @@ def value_of(node: ast.AST, scope: Scope, scope_of: Callable[[ast.AST, Scope], S
             ):
                 todo.append((inner, where))
             case ast.Call(func=func, args=[*_, aliased]) if last_name(func) == ALIAS_MARK:
-                todo.append((aliased, where))  # ``type P = V`` read by ``newer_syntax``
+                todo.append((aliased, where))  # ``type P = V`` read by ``syntax.newer``
             case ast.Call(func=func):
                 if last_name(func) not in _TYPE_VARIABLES:
                     found.add(CALLED)

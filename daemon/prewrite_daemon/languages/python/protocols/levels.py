@@ -1,19 +1,19 @@
-"""The levels of a Protocol scan (``protocol_scan``): roots read and cached together.
+"""The levels of a Protocol scan (``protocols.scan``): roots read and cached together.
 
 A **level** is one or more roots with a key: a typeshed directory (its ``stdlib`` and every
 ``stubs/<dist>``, installed or not) keyed by the checker's version, or a tree (a site dir,
 another directory outside the root, a file linked into it) keyed by the stamp of its listing
-(``protocol_files``). A level persists its facts under the cache dir, valid while its key holds
+(``protocols.files``). A level persists its facts under the cache dir, valid while its key holds
 and the model is the same (``model_version``: a changed rule never reuses facts read by the old
 one).
 
-Facts are kept per **group** (``protocol_answer``): a typeshed's ``stubs/<dist>/<module>`` files
+Facts are kept per **group** (``protocols.answer``): a typeshed's ``stubs/<dist>/<module>`` files
 by top-level module, since the checker sees them only when something imports that module;
 everything else is ``CORE``. The top-level modules each group's files import are read once per
-key, in the first pass over the files (``protocol_imports``: a regex over bytes already read).
+key, in the first pass over the files (``protocols.imports``: a regex over bytes already read).
 
 Only files that spell a name the closure needs are parsed (``search``): a file that spells no
-alias of Protocol can declare no Protocol and bind no alias (``protocol_names``: a call's result
+alias of Protocol can declare no Protocol and bind no alias (``protocols.names``: a call's result
 joins only where it is bound).
 """
 
@@ -129,7 +129,7 @@ class Level:
 
 
 def file_facts(data: bytes, path: str) -> ProtocolFacts:
-    """The facts of one source: by ``ast``, else by the newest grammar (``newer_syntax``), else
+    """The facts of one source: by ``ast``, else by the newest grammar (``syntax.newer``), else
     every word may be anything (``opaque_facts``)."""
     where = hashlib.sha1(path.encode("utf-8", "surrogateescape")).hexdigest()[:12]
     tree: ast.AST | None

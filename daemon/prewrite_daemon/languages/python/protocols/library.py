@@ -1,16 +1,16 @@
 """The Protocols the checker can see outside the workspace, per environment, computed lazily,
 off the daemon, and kept on disk.
 
-The planner (``name_deps``) asks ``LibraryProtocols.get()`` for the member names of every
+The planner (``names.deps``) asks ``LibraryProtocols.get()`` for the member names of every
 Protocol outside the workspace, in the trees ``roots`` names for an environment. The
 answer keeps each bundled stub module's part apart, with what every library file imports, so a
-plan counts only the stubs something it sees imports (``protocol_names.reachable_protocols``).
+plan counts only the stubs something it sees imports (``protocols.names.reachable_protocols``).
 
 - **Lazy**: ``get()`` never blocks. ``prefetch()`` (at a graph's creation) only asks the disk
   caches; the scan itself starts at the first ``get()``, i.e. when a member change needs the
   answer. Until an answer exists ``get()`` is None and the planner takes every member change
   as its class's (sound, slower).
-- **Off the daemon**: a ``protocol_scan`` process of the daemon's own interpreter, isolated
+- **Off the daemon**: a ``protocols.scan`` process of the daemon's own interpreter, isolated
   (``-I``, cwd ``/``), at a lower priority, killed at ``SCAN_TIMEOUT_S``; a thread of ours waits
   for it, so neither the event loop nor the GIL carries the parsing.
 - **Kept**: the scan keeps typeshed's facts per pyright version and each tree's per listing
@@ -119,7 +119,7 @@ class ScanStatistics:
 
 class LibraryProtocols:
     """The answer for one environment (see the module doc). ``levels``: the request's levels
-    (``protocol_scan``), as ``roots.for_environment`` builds them."""
+    (``protocols.scan``), as ``roots.for_environment`` builds them."""
 
     def __init__(
         self, cache_dir: Path, levels: list[dict[str, Any]], timeout_s: float = SCAN_TIMEOUT_S

@@ -5,7 +5,7 @@ member of that name, so the planner needs the member names of every Protocol the
 see. A class is a Protocol when a base resolves to ``typing.Protocol``; resolving is the
 checker's job, so this over-approximates it from syntax alone, without resolving modules:
 
-- **aliases** (``protocol_scopes`` walks them, ``protocol_keys`` says what a value may be):
+- **aliases** (``protocols.scopes`` walks them, ``protocols.keys`` says what a value may be):
   every binding records the keys its value may evaluate to (``from typing import Protocol as
   P``: P from {Protocol}; ``P = t.Protocol``; ``P: TypeAlias = "Protocol"``; ``P:
   type[Protocol]``; a ``for``/``with``/walrus/``match`` target; ``ns.P = Protocol`` binds the
@@ -24,7 +24,7 @@ checker's job, so this over-approximates it from syntax alone, without resolving
   one of an unimported stub's, ``getlist`` of WTForms, no longer widens to every importer).
 
 A text no grammar reads gives ``opaque_facts``: any word may be anything. Pure (``ast`` in,
-frozen facts out), so the scanner process (``protocol_scan``) uses it without the daemon.
+frozen facts out), so the scanner process (``protocols.scan``) uses it without the daemon.
 """
 
 from __future__ import annotations
@@ -138,7 +138,7 @@ def merge(facts: Iterable[ProtocolFacts]) -> ProtocolFacts:
 
 
 def closure(facts: Iterable[ProtocolFacts], seed: frozenset[str] = SEED) -> frozenset[str]:
-    """Every key that may be bound to Protocol (see ``protocol_scopes``): the static aliases of
+    """Every key that may be bound to Protocol (see ``protocols.scopes``): the static aliases of
     ``seed``, then the scope-local keys a call's result (``CALLED``) may reach."""
     facts = list(facts)
     static = alias_closure(facts, seed)

@@ -1,15 +1,15 @@
 """The Protocol scan, a process of its own:
 ``python -I -m prewrite_daemon.languages.python.protocols.scan``.
 
-The daemon (``library_protocols``) starts it isolated (``-I``: no ``PYTHON*`` variables, no
+The daemon (``protocols.library``) starts it isolated (``-I``: no ``PYTHON*`` variables, no
 user site, no current directory on ``sys.path``; cwd ``/``) with a request on stdin, and reads
 the answer from the file the request names. Parsing thousands of library files takes seconds
 of CPU: in a process of its own it holds neither the daemon's event loop nor its GIL, runs at
 a lower priority than the checker, and is killed at its deadline (``SIGALRM`` here too, should
 the daemon be gone). Nothing scanned is ever imported or run: sources are read and parsed.
 
-A request names **levels** (``protocol_levels``: typeshed keyed by the checker's version, trees
-keyed by their listing's stamp, each cached on disk), and the answer (``protocol_answer``: every
+A request names **levels** (``protocols.levels``: typeshed keyed by the checker's version, trees
+keyed by their listing's stamp, each cached on disk), and the answer (``protocols.answer``: every
 Protocol member and alias, split by what a plan always sees and by bundled stub module) is
 kept too: a daemon restart reads it without loading any level.
 

@@ -1,13 +1,13 @@
-"""The bindings and classes of one module, by lexical scope (for ``protocol_names``).
+"""The bindings and classes of one module, by lexical scope (for ``protocols.names``).
 
-Two passes per scope: ``protocol_bound`` first collects the names it binds (a read means a local
+Two passes per scope: ``protocols.bound`` first collects the names it binds (a read means a local
 only if the scope binds the name anywhere), then ``ModuleFacts`` walks its statements in order,
-recording each binding with the keys its value may be (``protocol_keys``) and each class with
+recording each binding with the keys its value may be (``protocols.keys``) and each class with
 its base keys and members, and opens the scopes nested in it.
 
 Walked statement by statement: every binding but the walrus is a statement, and no class can be
 defined inside an expression, so expressions are searched only for a walrus, only when the
-text has ``:=`` (the caller says so), and only once (``protocol_bound`` keeps what it found).
+text has ``:=`` (the caller says so), and only once (``protocols.bound`` keeps what it found).
 
 What is bound, with what source: assignments (annotated ones with their declared type too:
 ``P: type[Protocol]`` makes ``class C(P)`` a Protocol), ``for``/``with``/``match`` targets (from

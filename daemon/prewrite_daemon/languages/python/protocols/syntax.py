@@ -1,5 +1,5 @@
-"""Moving through Python's ``ast`` for the Protocol model (``protocol_scopes``,
-``protocol_bound``): a compound statement's blocks, a statement's own expressions, an
+"""Moving through Python's ``ast`` for the Protocol model (``protocols.scopes``,
+``protocols.bound``): a compound statement's blocks, a statement's own expressions, an
 expression's children, what a store target or a ``match`` pattern binds.
 
 ``children`` is the hot path of the model (a file with ``:=`` has every expression searched):

@@ -13,7 +13,7 @@ that differs whenever the region does — then ``ast`` parses the result:
 
 - ``type X[T: B = D] = V``      → ``X = __prewrite_type_alias__(("T", B, D), V)``
 - ``class C[T: B](Base): ...``  → ``@__prewrite_type_params__("T", B)`` ``class C(Base): ...``
-  (the marker tells ``name_summary`` the class infers its variance; it is not a decorator that
+  (the marker tells ``names.summary`` the class infers its variance; it is not a decorator that
   synthesizes anything); the same for ``def f[T](...)``
 - an f-string or t-string       → ``__prewrite_fstring__(e1, e2, ...)`` (its expressions and
   those of its format specs, in order; the literal text is not a reference)

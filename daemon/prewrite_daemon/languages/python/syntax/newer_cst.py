@@ -1,4 +1,4 @@
-"""The rewrite of ``newer_syntax`` (its module docstring has the rules), on libcst's tree."""
+"""The rewrite of ``syntax.newer`` (its module docstring has the rules), on libcst's tree."""
 
 from __future__ import annotations
 

@@ -1,11 +1,11 @@
 """One parse per source text, shared by everything that plans a check.
 
 Planning an interface change reads each patched text several times: whether its interface
-changed (``imports.interface_of``), its summary and regions (``name_summary.summarize``), and
-whether it renames a function (``name_renames``). Parsing a hub module costs milliseconds, and
+changed (``imports.interface_of``), its summary and regions (``names.summary.summarize``), and
+whether it renames a function (``names.renames``). Parsing a hub module costs milliseconds, and
 an agent re-checks the same base text again and again, so the trees are kept, a few at a time.
 
-The trees are shared: **no caller may change one**. Code that rewrites a tree (``name_renames``
+The trees are shared: **no caller may change one**. Code that rewrites a tree (``names.renames``
 renames in place) parses its own copy with ``parse_private``.
 """
 
@@ -30,7 +30,7 @@ def parse_shared(source: str) -> ast.Module | None:
 
 def parse_private(source: str) -> ast.Module | None:
     """A fresh tree of ``source``, the caller's own to change; None when it does not parse.
-    Syntax newer than the daemon's Python is read through ``newer_syntax``. A text too large to
+    Syntax newer than the daemon's Python is read through ``syntax.newer``. A text too large to
     parse in the daemon (``parse_child.is_large``: the parse would hold the interpreter lock,
     stalling every client) is never parsed here: None, read as a file that does not parse —
     every importer kept, sound."""
