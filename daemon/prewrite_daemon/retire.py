@@ -44,6 +44,8 @@ async def stop_idle(entries: list[Entry], why: str) -> list[Entry]:
     """Close and stop the idle ones of ``entries``; returns those still in use."""
     busy: list[Entry] = []
     for entry in entries:
+        if entry.closed:
+            continue  # another eviction is stopping it
         if not is_idle(entry):
             busy.append(entry)
             continue
@@ -96,7 +98,11 @@ class Retiring:
         for key, entry in list(entries.items()):
             if entry not in keep and entry.workspace.trusted != trusted(entry.workspace.root):
                 self.superseded.append(entries.pop(key))
-        self.superseded = await stop_idle(self.superseded, "its trust changed")
+        # Only those stopped leave the list: another evict may add to it during the awaits.
+        stopping = list(self.superseded)
+        busy = await stop_idle(stopping, "its trust changed")
+        stopped = {id(e) for e in stopping} - {id(e) for e in busy}
+        self.superseded = [e for e in self.superseded if id(e) not in stopped]
         # Roots gone that no watcher reported (none runs, or it has not ticked yet).
         for key, entry in [(k, e) for k, e in entries.items() if e not in keep and e.root_gone()]:
             if not is_idle(entry):
