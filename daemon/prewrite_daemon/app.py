@@ -35,7 +35,6 @@ from prewrite.protocol import (
     StopRequest,
 )
 from prewrite.runtime import DaemonStatusFile, RuntimePaths
-from prewrite_daemon.backends.spawned_ahead import discard as discard_spawned_ahead
 from prewrite_daemon.check.planning import DEFAULT_PLANNING_BUDGET_S
 from prewrite_daemon.editor.hub import EditorHub
 from prewrite_daemon.languages.registry import (
@@ -179,7 +178,6 @@ class Daemon:
             await self.editors.stop()
             await self.registry.stop()
             stop_background()  # the Protocol scans under way: nobody will read their answers
-            discard_spawned_ahead()  # a ready pyright spawned ahead that nobody adopted
             socket_path.unlink(missing_ok=True)
             log.info("prewrite daemon stopped")
 

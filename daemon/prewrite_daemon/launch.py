@@ -29,6 +29,12 @@ if TYPE_CHECKING:
 log = logging.getLogger("prewrite_daemon")
 
 
+def _env_float(name: str) -> float | None:
+    """A number set in the environment, or None: the daemon's own default applies."""
+    value = os.environ.get(name)
+    return float(value) if value else None
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="prewrite-daemon", description="Run the prewrite daemon in the foreground."
@@ -41,19 +47,17 @@ def _parser() -> argparse.ArgumentParser:
         default=int(os.environ.get("PREWRITE_MAX_WARM", "4")),
         help="warm checkers kept at once; the least recently used beyond it stop (default 4)",
     )
-    spare = os.environ.get("PREWRITE_SPARE_IDLE_S")
     parser.add_argument(
         "--editor-spare-idle",
         type=float,
-        default=float(spare) if spare else None,
+        default=_env_float("PREWRITE_SPARE_IDLE_S"),
         help="an editor's spare checker (started while an agent check holds the warm one) "
         "stops after this many unused seconds; 0: no spares, editors wait (default 60)",
     )
-    budget = os.environ.get("PREWRITE_PLANNING_BUDGET_S")
     parser.add_argument(
         "--planning-budget",
         type=float,
-        default=float(budget) if budget else None,
+        default=_env_float("PREWRITE_PLANNING_BUDGET_S"),
         help="seconds a check may spend narrowing which importers to compare (never more than "
         "half its deadline leaves); past it, every importer is compared (default 2)",
     )
@@ -132,7 +136,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             asyncio.run(daemon.run())
         finally:
-            discard()  # not adopted (the daemon failed before its ready checker started)
+            discard()  # never adopted (the ready checker did not start, or the daemon failed)
     return 0
 
 

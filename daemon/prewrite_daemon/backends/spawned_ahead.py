@@ -74,7 +74,10 @@ async def adopt(
     argv: list[str], cwd: Path, env: dict[str, str] | None, limit: int = 2**16
 ) -> AdoptedProcess | None:
     """The process spawned ahead with exactly this command, directory and environment, still
-    running, now driven from this event loop; None: there is none (any other is discarded)."""
+    running, now driven from this event loop; None: there is none (one of the same command
+    that differs in directory or environment is discarded)."""
+    if not _waiting:  # every spawn asks: most find nothing, and need not build a key
+        return None
     key = _key(argv, cwd, env)
     match = next((w for w in _waiting if w.key == key), None)
     if match is None:
@@ -82,8 +85,7 @@ async def adopt(
             log.warning("the process spawned ahead (pid %s) ran in another directory or "
                         "environment than its checker's: discarded", stale.popen.pid)  # fmt: skip
             _waiting.remove(stale)
-            _kill(stale.popen)
-            _close(stale)
+            _discard(stale)
         return None
     _waiting.remove(match)
     if match.popen.poll() is not None:
@@ -98,9 +100,12 @@ async def adopt(
 def discard() -> None:
     """Kill every process spawned ahead that nobody adopted."""
     while _waiting:
-        waiting = _waiting.pop()
-        _kill(waiting.popen)
-        _close(waiting)
+        _discard(_waiting.pop())
+
+
+def _discard(waiting: _Waiting) -> None:
+    _kill(waiting.popen)
+    _close(waiting)
 
 
 def _kill(popen: subprocess.Popen[bytes]) -> None:
