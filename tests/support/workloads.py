@@ -177,11 +177,14 @@ def copy_workspace(workload: Workload, dest: Path) -> Workload:
     return Workload(root=dest, python=workload.python)
 
 
-TYPECHECK_ONLY = "\n[tool.prewrite]\nformat = false\nlint = false\n"
+# httpx configures mypy, which would judge it (``languages.checkers``): these workloads measure
+# pyright, so they name it.
+TYPECHECK_ONLY = '\n[tool.prewrite]\nformat = false\nlint = false\ntypecheck = ["pyright"]\n'
+
 
 
 def typecheck_only(workload: Workload) -> Workload:
-    """Turn the ladder's ruff rungs off in a copy (``[tool.prewrite]``, which pyright ignores).
+    """Turn the ladder's ruff rungs off in a copy, pyright judging (``[tool.prewrite]``).
 
     The httpx workspace configures ruff, so the daemon would format and lint its patches; the
     differential tests compare the type-check rung alone with the cold pyright oracle.

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from collections.abc import Collection, Mapping
 
 
 class BackendState(enum.Enum):
@@ -90,3 +93,36 @@ class Backend(Protocol):
     def files_changed(self, events: list[FileEvent]) -> None: ...
 
     async def diagnostics(self, path: str, timeout_s: float) -> list[RawDiagnostic]: ...
+
+
+class LaidTree(Protocol):
+    """A tree a checker reads from disk, that a patch may be laid on for one run (the shadow)."""
+
+    def shadow_path(self, rel: str) -> str: ...
+
+    def read_text(self, rel: str) -> str | None: ...
+
+    def write(self, rel: str, text: str) -> None: ...
+
+    def remove(self, rel: str) -> None: ...
+
+    def restore(self, rel: str) -> None:
+        """Put the workspace's version of ``rel`` back (none: remove it, and what ``write``
+        made for it)."""
+        ...
+
+
+@runtime_checkable
+class WholeProgram(Protocol):
+    """A warm checker that answers for the whole tree at once (dmypy), not per document."""
+
+    async def check_tree(
+        self,
+        tree: LaidTree,
+        overrides: Mapping[str, str | None],
+        force: Collection[str],
+        timeout_s: float,
+    ) -> dict[str, list[RawDiagnostic]]:
+        """Every file's diagnostics with ``overrides`` (root-relative path -> text, None:
+        deleted) laid over ``tree``; ``force``: files the checker must process whole."""
+        ...

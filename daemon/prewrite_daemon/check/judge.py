@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from prewrite_daemon.backends.base import WholeProgram
 from prewrite_daemon.check.coldcheck import cold_base, run_cold_check
 from prewrite_daemon.check.config_change import judge_both
+from prewrite_daemon.check.whole import run_whole_check
 from prewrite_daemon.checker import CheckContext, run_check
 from prewrite_daemon.languages.readers import disk_reader, patched_reader
 from prewrite_daemon.limits import Deadline
@@ -43,6 +45,8 @@ async def judge(
     )  # fmt: skip
     candidate = candidate_layout(ws, patch)
     deadline = Deadline(timeout_s)
+    if isinstance(backend, WholeProgram):
+        return await _judge_whole(ws, patch, backend, candidate, deadline), None
     if candidate is None:
         warm = await run_check(ctx, patch, timeout_s)
         if not ws.language.needs_cold(warm.diagnostics):
@@ -58,6 +62,27 @@ async def judge(
         return await _cold(ws, patch, candidate, deadline)
 
     return await judge_both(ws.root, ws.language, patch, before, after), None
+
+
+async def _judge_whole(
+    ws: Workspace,
+    patch: PreparedPatch,
+    backend: WholeProgram,
+    candidate: CheckerLayout | None,
+    deadline: Deadline,
+) -> CheckReply:
+    """A whole-program checker (dmypy) judges warm; a patch to its settings, warm under the
+    settings before and cold under its own, as every checker's."""
+    if candidate is None:
+        return await run_whole_check(ws, patch, backend, deadline)
+
+    async def before(rest: PreparedPatch) -> CheckReply:
+        return await run_whole_check(ws, rest, backend, deadline)
+
+    async def after() -> CheckReply:
+        return await _cold(ws, patch, candidate, deadline)
+
+    return await judge_both(ws.root, ws.language, patch, before, after)
 
 
 def candidate_layout(ws: Workspace, patch: PreparedPatch) -> CheckerLayout | None:

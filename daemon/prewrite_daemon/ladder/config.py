@@ -13,7 +13,7 @@ Unknown keys are refused; each known key's value is typed and parsed by ``config
     [tool.prewrite]
     format = true            # default: on when the workspace configures ruff, else off
     lint = true              # default: on
-    typecheck = true         # default: on
+    typecheck = true         # default: on; or which checkers judge: ["mypy", "pyright"]
     allow_extensions = [".py", ".pyi", ".toml", ".json"]   # replaces the default list: those,
                              # and what the parse rung has a provable-only check for (formats/):
                              # .yaml .yml .md .markdown .css .html .htm .liquid and the JS/TS family
@@ -58,6 +58,7 @@ from prewrite_daemon.ladder.config_values import (
 )
 from prewrite_daemon.ladder.denylist import DEFAULT_DENY
 from prewrite_daemon.ladder.suppression_mode import parse_suppressions
+from prewrite_daemon.languages.checkers import parse_names
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -184,7 +185,10 @@ def load_config(root: Path) -> LadderConfig:
         format=parse_flag(table, "format", has_ruff),
         format_set="format" in table,
         lint=parse_flag(table, "lint", True),
-        typecheck=parse_flag(table, "typecheck", True),
+        # a list names the checkers (``languages.checkers``): the rung is on
+        typecheck=bool(parse_names(table["typecheck"]))
+        if isinstance(table.get("typecheck"), list)
+        else parse_flag(table, "typecheck", True),
         allow_extensions=frozenset(e.lower() for e in extensions),
         deny=DEFAULT_DENY + tuple(p.lower() for p in parse_strings(table, "deny", ())),
         allow=tuple(p.lower() for p in parse_strings(table, "allow", ())),

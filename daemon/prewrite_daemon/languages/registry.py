@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from prewrite_daemon.languages.checkers import choose
 from prewrite_daemon.languages.python.language import PYTHON
+from prewrite_daemon.languages.python.mypy import MYPY
 from prewrite_daemon.languages.python.protocols.library import (
     pause_scans,
     resume_scans,
@@ -24,11 +26,19 @@ if TYPE_CHECKING:
 
 LANGUAGES: tuple[Language, ...] = (PYTHON, TYPESCRIPT)
 DEFAULT: Language = PYTHON  # a root no language claims is Python's, as before there were two
+# Python's checkers by the name a repository configures them by (``languages.checkers``); each
+# is a language of its own to the core: its own workspace, shadow, checker and fingerprint.
+PYTHON_CHECKERS: dict[str, Language] = {"pyright": PYTHON, "mypy": MYPY}
 
 
 def language_named(name: str) -> Language:
-    """The language called ``name`` (a wire value: ``"python"``, ``"typescript"``)."""
-    return next(lang for lang in LANGUAGES if lang.name == name)
+    """The language called ``name`` (a wire value: ``"python"``, ``"typescript"``, ``"mypy"``)."""
+    return next(lang for lang in (*LANGUAGES, MYPY) if lang.name == name)
+
+
+def python_judges(root: Path) -> list[Language]:
+    """The checkers that judge Python under ``root``: the ones its repository configures."""
+    return list(dict.fromkeys(PYTHON_CHECKERS[c.runs_as] for c in choose(root)))
 
 
 def languages_for(root: Path, paths: list[str]) -> list[Language]:
@@ -40,14 +50,17 @@ def languages_for(root: Path, paths: list[str]) -> list[Language]:
     has a tsconfig.json, else Python, as before there was a second language.
     """
     present = [lang for lang in LANGUAGES if lang.applies_to(root)]
-    claimed = [
+    claimed: list[Language] = [
         lang for lang in present
         if any(lang.is_source(p) or lang.is_checker_config(p) for p in paths)
         or (lang is TYPESCRIPT and any(p.endswith(".json") for p in paths))
     ]  # fmt: skip
-    if claimed:
+    if not claimed:
+        claimed = [TYPESCRIPT if TYPESCRIPT in present else DEFAULT]
+    if PYTHON not in claimed:
         return claimed
-    return [TYPESCRIPT] if TYPESCRIPT in present else [DEFAULT]
+    at = claimed.index(PYTHON)
+    return [*claimed[:at], *python_judges(root), *claimed[at + 1 :]]
 
 
 def pause_background() -> None:

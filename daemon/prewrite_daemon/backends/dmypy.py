@@ -1,0 +1,227 @@
+"""mypy's own daemon (dmypy) as a warm checker: the whole program checked in one answer.
+
+mypy reads files, so a patch is laid on the workspace's shadow tree on disk for the length of one
+``dmypy check`` and taken back at once (``check_tree``); the workspace's lock keeps every other
+reader of the shadow out meanwhile. dmypy finds what changed by stat and then by content hash:
+every file written here gets an mtime of its own (``_stamp``), so a same-size edit within one
+clock tick is never missed.
+
+One gap of dmypy's fine-grained mode is closed here: a file it re-checks only in part does not
+repeat its "unused type: ignore" errors (measured on httpx: 12 of 32 errors gone after three
+increments). A file whose ignores may have changed meaning is therefore re-read whole: its text
+is varied by a trailing newline (no token, no line, no position changes), which dmypy takes as
+an edit and processes in full (``force``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import time
+from typing import TYPE_CHECKING
+
+from prewrite.errors import BackendFailed
+from prewrite_daemon.backends.base import BackendState, LaidTree
+from prewrite_daemon.backends.child import Child
+from prewrite_daemon.backends.mypy_command import check_argv, daemon_argv, stop_argv
+from prewrite_daemon.backends.mypy_output import MypyOutputError, parse_report
+from prewrite_daemon.backends.process import run_captured
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Collection, Mapping
+    from pathlib import Path
+
+    from prewrite_daemon.backends.base import FileEvent, RawDiagnostic
+    from prewrite_daemon.backends.mypy_command import MypyTool
+
+log = logging.getLogger(__name__)
+Report = dict[str, list["RawDiagnostic"]]
+STATUS_POLL_S = 0.01
+
+
+class DmypyBackend:
+    """A supervised ``dmypy daemon`` over ``shadow_root``; ``targets()`` names what it checks."""
+
+    whole_program = True  # ``check.whole`` judges with it; it takes no LSP-style documents
+
+    def __init__(
+        self,
+        shadow_root: Path,
+        tool: MypyTool,
+        python_executable: str,
+        state_dir: Path,
+        targets: Callable[[], list[str]],
+    ) -> None:
+        self.shadow_root = shadow_root
+        self.tool = tool
+        self._python_executable = python_executable
+        self._status = state_dir / "dmypy.json"
+        self._targets = targets
+        self._state = BackendState.EXITED
+        self._child = Child("dmypy", self._lost)
+        self._seen: dict[str, str | None] = {}  # what dmypy read last where the shadow differs
+        self._moved: set[str] = set()  # rels the shadow changed since dmypy last looked
+        self._stamp = 0.0
+        self._lock = asyncio.Lock()
+
+    @property
+    def state(self) -> BackendState:
+        return self._state
+
+    @property
+    def pid(self) -> int | None:
+        return self._child.pid
+
+    @property
+    def exited(self) -> bool:
+        return self._state.is_down
+
+    def _lost(self, reason: str) -> bool:
+        failed = self._state is not BackendState.EXITED
+        if failed:
+            log.warning("dmypy lost: %s", reason)
+            self._state = BackendState.ERRORED
+        return failed
+
+    async def start(self, timeout_s: float = 60.0) -> None:
+        """Start the server and check the whole tree once (the base every patch is laid on)."""
+        self._state = BackendState.STARTING
+        self._status.parent.mkdir(parents=True, exist_ok=True)
+        self._status.unlink(missing_ok=True)
+        argv = daemon_argv(self.tool, self._status, self._python_executable)
+        await self._child.spawn(argv, self.shadow_root, dict(os.environ), _drain)
+        deadline = time.monotonic() + timeout_s
+        while not self._status.is_file():
+            self._child.notice_exit()
+            if self._child.gone.is_set() or time.monotonic() > deadline:
+                await self._child.stop(None, 1.0)
+                self._state = BackendState.ERRORED
+                raise BackendFailed(f"dmypy did not start ({self._child.lost_reason})")
+            await asyncio.sleep(STATUS_POLL_S)  # dmypy says it listens by writing this file
+        self._state = BackendState.RUNNING
+
+    async def stop(self, grace_s: float = 2.0) -> None:
+        if self._child.pid is None:
+            self._state = BackendState.EXITED
+            return
+        self._state = BackendState.EXITED
+
+        async def graceful() -> None:
+            await run_captured(stop_argv(self.tool, self._status), self.shadow_root, None,
+                               grace_s, "dmypy stop")  # fmt: skip
+
+        await self._child.stop(graceful if self._child.alive else None, grace_s)
+
+    # The LSP-style document calls: dmypy takes none (``check_tree`` lays whole trees).
+    def open(self, path: str, text: str) -> None:
+        raise NotImplementedError("dmypy checks trees, not documents")
+
+    def change(self, path: str, text: str) -> None:
+        raise NotImplementedError("dmypy checks trees, not documents")
+
+    def close(self, path: str) -> None:
+        del path
+
+    def is_open(self, path: str) -> bool:
+        del path
+        return False
+
+    async def diagnostics(self, path: str, timeout_s: float) -> list[RawDiagnostic]:
+        raise NotImplementedError("dmypy answers whole trees: check_tree")
+
+    def files_changed(self, events: list[FileEvent]) -> None:
+        """The shadow moved under the server: those files get a fresh mtime at the next run."""
+        root = str(self.shadow_root)
+        for event in events:
+            if event.path.startswith(root + os.sep):
+                self._moved.add(os.path.relpath(event.path, root))
+
+    async def check_tree(
+        self,
+        tree: LaidTree,
+        overrides: Mapping[str, str | None],
+        force: Collection[str],
+        timeout_s: float,
+    ) -> Report:
+        """Every diagnostic of the tree with ``overrides`` (root-relative path -> text, None:
+        deleted) laid over ``tree`` (the shadow); ``force``: files to be processed whole. The
+        tree is put back (``LaidTree.restore``) before this returns, whatever happens; a run
+        that fails leaves the server unusable (the workspace starts a new one)."""
+        if self.exited:
+            raise BackendFailed(f"dmypy is not running ({self._child.lost_reason})")
+        async with self._lock:
+            desired = self._desired(tree, overrides, force)
+            try:
+                for rel, text in desired.items():
+                    self._lay(tree, rel, text)
+                for rel in self._moved - set(desired):
+                    self._touch(tree.shadow_path(rel))
+                self._moved.clear()
+                report = await self._run(timeout_s)
+            except BaseException:
+                self._state = BackendState.ERRORED  # what dmypy read is unknown now
+                raise
+            finally:
+                for rel in desired:
+                    tree.restore(rel)
+                    self._touch(tree.shadow_path(rel))
+            self._seen = {rel: t for rel, t in desired.items() if t != tree.read_text(rel)}
+            return report
+
+    def _desired(
+        self, tree: LaidTree, overrides: Mapping[str, str | None], force: Collection[str]
+    ) -> dict[str, str | None]:
+        """What dmypy must read now where it may differ from the tree: the overrides, each
+        forced file varied from what dmypy read last, the files an earlier run laid (back to
+        the tree's text)."""
+        desired: dict[str, str | None] = dict(overrides)
+        for rel in force:
+            text = overrides[rel] if rel in overrides else tree.read_text(rel)
+            if text is None:
+                continue
+            last = self._seen[rel] if rel in self._seen else tree.read_text(rel)
+            desired[rel] = text + "\n" if text == last else text
+        for rel in self._seen:
+            if rel not in desired:
+                desired[rel] = tree.read_text(rel)
+        return desired
+
+    def _lay(self, tree: LaidTree, rel: str, text: str | None) -> None:
+        path = tree.shadow_path(rel)
+        if os.path.islink(path):  # patch paths are real in-root files; never write through one
+            raise BackendFailed(f"{rel} is a link in the shadow: refusing to write through it")
+        if text is None:
+            tree.remove(rel)
+        else:
+            tree.write(rel, text)
+            self._touch(path)
+
+    def _touch(self, path: str) -> None:
+        """An mtime no earlier write had (dmypy compares (mtime, size) before hashing)."""
+        self._stamp = max(time.time(), self._stamp + 0.001)
+        try:
+            os.utime(path, (self._stamp, self._stamp))
+        except FileNotFoundError:
+            pass
+
+    async def _run(self, timeout_s: float) -> Report:
+        argv = check_argv(self.tool, self._status, self._targets())
+        code, out, err = await self._child.wait(
+            run_captured(argv, self.shadow_root, None, timeout_s, "dmypy check"),
+            timeout_s + 1.0,
+            "dmypy's answer",
+        )
+        if code not in (0, 1) or "Daemon crashed" in out + err:
+            self._state = BackendState.ERRORED
+            raise BackendFailed(f"dmypy failed (exit {code}): {(err or out)[-2000:]}")
+        try:
+            return parse_report(out, self.shadow_root)
+        except MypyOutputError as exc:
+            self._state = BackendState.ERRORED
+            raise BackendFailed(f"dmypy's answer could not be read: {exc}") from exc
+
+
+async def _drain(stdout: asyncio.StreamReader) -> None:
+    while line := await stdout.readline():
+        log.info("[dmypy] %s", line.decode(errors="replace").rstrip())

@@ -1,0 +1,240 @@
+"""Python, checked by mypy: the checker a repository configures with ``[tool.mypy]`` and friends.
+
+The files, the graph and the environment are Python's (``languages.python.language``); what
+differs is the checker: dmypy warm (``backends.dmypy``), the ``mypy`` CLI cold, the project's
+own configuration file, and the whole program answered at once (``check.whole``). What mypy
+checks is what the configuration's ``files`` names, else every top-level package and module of
+the root (``targets``) — a project's CI usually names its package and its tests, which is the
+same set for the usual layout.
+"""
+
+from __future__ import annotations
+
+import configparser
+import os
+import tomllib
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from prewrite.errors import BackendFailed, UntrustedWorkspace
+from prewrite_daemon.backends.dmypy import DmypyBackend
+from prewrite_daemon.backends.mypy_command import MypyTool, cli_argv, find_mypy, untrusted_shim
+from prewrite_daemon.backends.mypy_output import parse_report
+from prewrite_daemon.backends.process import run_captured
+from prewrite_daemon.languages.checkers import MYPY_INI, mypy_config_file
+from prewrite_daemon.languages.python.language import PYTHON, PythonEnvironment, PythonLanguage
+from prewrite_daemon.languages.readers import disk_reader
+from prewrite_daemon.shadow.scan import skipped_dir
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from prewrite_daemon.backends.base import Backend, RawDiagnostic
+    from prewrite_daemon.backends.ready import ReadyChecker
+    from prewrite_daemon.languages.base import CheckerLayout, DependencyGraph, Environment
+    from prewrite_daemon.languages.fingerprint import Fingerprint
+    from prewrite_daemon.languages.readers import Reader
+
+CONFIG_FILES = (*MYPY_INI, "pyproject.toml", "setup.cfg")
+# Settings that make mypy run or write something the configuration names: an untrusted
+# workspace's configuration may not (a plugin is the repository's code; a report is a write).
+UNSAFE_KEYS = ("plugins", "report", "junit_xml", "python_executable")
+
+
+class EveryFile:
+    """mypy reports every file it reaches from its targets: no file is out of its scope."""
+
+    def covers(self, rel: str) -> bool:
+        del rel
+        return True
+
+
+@dataclass(frozen=True)
+class MypyLayout:
+    config: tuple[str, str]  # the settings' file and their canonical text (compared whole)
+    outside: tuple[Path, ...]
+    scope: EveryFile
+    config_text: None = None  # mypy reads the project's own file, mirrored in the shadow
+
+    def with_config(self, root: Path, read: Reader) -> MypyLayout:
+        del root
+        return replace(self, config=mypy_settings(read))
+
+
+def mypy_settings(read: Reader) -> tuple[str, str]:
+    """mypy's settings as the file it reads them from has them (sections of other tools left
+    out, so a dependency bump in ``pyproject.toml`` is no configuration change)."""
+    name = mypy_config_file(read)
+    if name is None:
+        return ("", "")
+    text = read(name) or ""
+    if name == "pyproject.toml":
+        try:
+            tool: Any = tomllib.loads(text).get("tool", {})
+        except tomllib.TOMLDecodeError:
+            return (name, text)
+        return (name, repr(tool.get("mypy")))
+    parser = configparser.RawConfigParser(strict=False)
+    try:
+        parser.read_string(text)
+    except configparser.Error:
+        return (name, text)
+    sections = [(s, sorted(parser.items(s))) for s in parser.sections() if s.startswith("mypy")]
+    return (name, repr(sections))
+
+
+@dataclass
+class MypyEnvironment:
+    python_env: PythonEnvironment
+    tool: MypyTool
+    python_executable: str  # what mypy runs to find packages (``backends.mypy_command``)
+    refusal: str | None = None  # why mypy may not run for this untrusted workspace
+
+    @property
+    def checker(self) -> str:
+        return self.tool.label
+
+    @property
+    def site_dirs(self) -> list[Path]:
+        return self.python_env.site_dirs
+
+    def layout(self) -> MypyLayout:
+        outside = self.python_env.layout().outside
+        return MypyLayout(mypy_settings(disk_reader(self.python_env.root)), outside, EveryFile())
+
+    def fingerprint(self, outside: list[Path], libraries: int) -> Fingerprint:
+        return replace(self.python_env, checker=self.checker).fingerprint(outside, libraries)
+
+    def links(self) -> dict[str, Path]:
+        return {}
+
+    def untrusted_note(self) -> str:
+        return f"{self.python_env.untrusted_note()}; mypy: {self.checker}, packages read from disk"
+
+
+def targets(tree: Path, read: Reader | None = None) -> list[str]:
+    """What mypy checks under ``tree``: nothing named when its configuration names ``files``
+    (mypy reads them there), else each top-level package, directory of sources and module."""
+    settings = mypy_settings(read or disk_reader(tree))[1]
+    if "'files'" in settings:
+        return []
+    found: list[str] = []
+    for entry in sorted(os.scandir(tree), key=lambda e: e.name):
+        if entry.is_symlink():
+            continue  # a venv or node_modules the shadow links
+        if entry.is_file() and entry.name.endswith((".py", ".pyi")):
+            found.append(entry.name)
+        elif entry.is_dir() and not skipped_dir(Path(entry.path)) and _holds_sources(entry.path):
+            found.append(entry.name)
+    return found
+
+
+def _holds_sources(directory: str) -> bool:
+    for dirpath, dirnames, filenames in os.walk(directory):
+        dirnames[:] = [d for d in dirnames if not skipped_dir(Path(dirpath, d))]
+        if any(f.endswith((".py", ".pyi")) for f in filenames):
+            return True
+    return False
+
+
+class MypyLanguage:
+    """The ``Language`` seam for mypy (Python's files and graph; mypy's checker)."""
+
+    name = "mypy"
+    config_name = ".prewrite-mypy-unused"  # mypy reads the project's own file: none generated
+
+    def __init__(self, python: PythonLanguage) -> None:
+        self._python = python
+
+    def is_source(self, rel: str) -> bool:
+        return self._python.is_source(rel)
+
+    def is_mirrored(self, name: str) -> bool:
+        return self._python.is_mirrored(name) or name in CONFIG_FILES
+
+    def is_checker_config(self, rel: str) -> bool:
+        return rel in CONFIG_FILES
+
+    def applies_to(self, root: Path) -> bool:
+        return mypy_config_file(disk_reader(root)) is not None
+
+    def environment(
+        self, root: Path, python: str, run_python: str | None, trusted: bool
+    ) -> MypyEnvironment:
+        py = self._python.environment(root, python, run_python, trusted)
+        tool = find_mypy(py.site_dirs, run_python if trusted else None)
+        if trusted and run_python is not None:
+            return MypyEnvironment(py, tool, run_python)
+        settings = mypy_settings(disk_reader(root))[1]
+        unsafe = [key for key in UNSAFE_KEYS if key in settings]
+        refusal = None
+        if unsafe:
+            refusal = (
+                f"mypy's configuration sets {', '.join(unsafe)}, which would run or write what "
+                "the repository names; trust the workspace (prewrite trust) to use it"
+            )
+        shim = untrusted_shim(_shim_dir(), py.site_dirs)
+        return MypyEnvironment(py, tool, shim, refusal)
+
+    def make_backend(
+        self, shadow_root: Path, env: Environment, run_python: str | None,
+        ready: Backend | None = None,
+    ) -> Backend:  # fmt: skip
+        del run_python, ready
+        assert isinstance(env, MypyEnvironment)
+        if env.refusal is not None:
+            raise UntrustedWorkspace(env.refusal)
+        state = shadow_root.parent / f"{shadow_root.name}.dmypy"
+        return DmypyBackend(
+            shadow_root, env.tool, env.python_executable, state, lambda: targets(shadow_root)
+        )
+
+    def make_ready(self, cwd: Path) -> ReadyChecker | None:
+        del cwd
+        return None  # the server is the workspace's (its mypy, its configuration)
+
+    async def cold_check(
+        self, tree: Path, env: Environment, run_python: str | None, timeout_s: float
+    ) -> dict[str, list[RawDiagnostic]]:
+        del run_python
+        assert isinstance(env, MypyEnvironment)
+        if env.refusal is not None:
+            raise UntrustedWorkspace(env.refusal)
+        argv = cli_argv(env.tool, env.python_executable, targets(tree))
+        code, out, err = await run_captured(argv, tree, None, timeout_s, "mypy")
+        if code not in (0, 1):
+            raise BackendFailed(f"mypy exited {code}: {(err or out)[-2000:]}")
+        return parse_report(out, tree)
+
+    def new_graph(
+        self,
+        root: Path,
+        layout: CheckerLayout | None,
+        env: Environment | None = None,
+        links: Mapping[str, str] | None = None,
+    ) -> DependencyGraph:
+        del layout, env
+        return self._python.new_graph(root, None, None, links)
+
+    def interface_changed(self, rel: str, old: str | None, new: str | None) -> bool:
+        return self._python.interface_changed(rel, old, new)
+
+    def reaches_everything(self, rel: str, old: str | None, new: str | None) -> bool:
+        return self._python.reaches_everything(rel, old, new)
+
+    def needs_cold(self, introduced: list[Any]) -> bool:
+        del introduced
+        return False
+
+    def normalize(self, raw: RawDiagnostic) -> RawDiagnostic:
+        return raw
+
+
+def _shim_dir() -> Path:
+    from prewrite.runtime import runtime_paths
+
+    return runtime_paths().state_dir / "mypy-pyinfo"
+
+
+MYPY = MypyLanguage(PYTHON)

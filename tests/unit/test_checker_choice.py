@@ -1,0 +1,158 @@
+"""Which checkers judge a Python workspace (``languages.checkers``) and how mypy's report is read."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pytest
+
+from prewrite.errors import BadRequest
+from prewrite_daemon.backends.mypy_command import installed_version, untrusted_shim
+from prewrite_daemon.backends.mypy_output import MypyOutputError, parse_report
+from prewrite_daemon.languages.checkers import choose, mypy_config_file
+from prewrite_daemon.languages.python.mypy import mypy_settings, targets
+from prewrite_daemon.languages.readers import disk_reader
+from prewrite_daemon.languages.registry import languages_for
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+
+def _names(root: Path) -> list[tuple[str, str]]:
+    return [(c.name, c.chosen_by) for c in choose(root)]
+
+
+def test_nothing_configured_is_pyright(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    assert _names(tmp_path) == [("pyright", "the default: no type checker is configured")]
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "chosen_by"),
+    [
+        ("pyproject.toml", "[tool.mypy]\nstrict = true\n", "pyproject.toml [tool.mypy]"),
+        ("mypy.ini", "[mypy]\nstrict = True\n", "mypy.ini [mypy]"),
+        (".mypy.ini", "[mypy]\n", ".mypy.ini [mypy]"),
+        ("setup.cfg", "[metadata]\nname = x\n[mypy]\n", "setup.cfg [mypy]"),
+    ],
+)
+def test_mypy_where_it_is_configured(tmp_path: Path, name: str, text: str, chosen_by: str) -> None:
+    (tmp_path / name).write_text(text)
+    assert _names(tmp_path) == [("mypy", chosen_by)]
+    assert mypy_config_file(disk_reader(tmp_path)) == name
+
+
+def test_a_setup_cfg_without_mypy_is_not_mypy(tmp_path: Path) -> None:
+    (tmp_path / "setup.cfg").write_text("[flake8]\nmax-line-length = 100\n")
+    (tmp_path / "mypy.ini").write_text("[something_else]\n")
+    assert [c.name for c in choose(tmp_path)] == ["pyright"]
+
+
+def test_both_configured_both_judge(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("[tool.mypy]\n[tool.pyright]\n[tool.basedpyright]\n")
+    chosen = choose(tmp_path)
+    assert [c.name for c in chosen] == ["pyright", "mypy", "basedpyright"]
+    assert [c.runs_as for c in chosen] == ["pyright", "mypy", "pyright"]
+    names = [lang.name for lang in languages_for(tmp_path, ["a.py"])]
+    assert names == ["python", "mypy"]  # basedpyright stands in as pyright: judged once
+
+
+def test_the_override_names_them(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.mypy]\n[tool.prewrite]\ntypecheck = ["pyright"]\n'
+    )
+    assert _names(tmp_path) == [("pyright", "pyproject.toml [tool.prewrite] typecheck")]
+    assert [lang.name for lang in languages_for(tmp_path, ["a.py"])] == ["python"]
+
+
+@pytest.mark.parametrize("value", ['["ty"]', "[]", '"mypy"', "3"])
+def test_a_bad_override_is_refused(tmp_path: Path, value: str) -> None:
+    (tmp_path / "pyproject.toml").write_text(f"[tool.prewrite]\ntypecheck = {value}\n")
+    with pytest.raises(BadRequest, match="typecheck"):
+        choose(tmp_path)
+
+
+def test_a_flag_override_leaves_the_choice_to_the_configuration(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("[tool.mypy]\n[tool.prewrite]\ntypecheck = true\n")
+    assert [c.name for c in choose(tmp_path)] == ["mypy"]
+
+
+def test_typescript_roots_keep_their_checker(tmp_path: Path) -> None:
+    (tmp_path / "tsconfig.json").write_text("{}")
+    (tmp_path / "mypy.ini").write_text("[mypy]\n")
+    assert [lang.name for lang in languages_for(tmp_path, ["a.ts"])] == ["typescript"]
+    assert [lang.name for lang in languages_for(tmp_path, ["a.ts", "b.py"])] == [
+        "mypy",
+        "typescript",
+    ]
+
+
+def test_mypy_settings_leave_other_tools_out(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("[project]\nname='a'\n[tool.mypy]\nstrict = true\n")
+    before = mypy_settings(disk_reader(tmp_path))
+    (tmp_path / "pyproject.toml").write_text("[project]\nname='b'\n[tool.mypy]\nstrict = true\n")
+    assert mypy_settings(disk_reader(tmp_path)) == before
+    (tmp_path / "pyproject.toml").write_text("[project]\nname='b'\n[tool.mypy]\nstrict = false\n")
+    assert mypy_settings(disk_reader(tmp_path)) != before
+
+
+def test_targets_are_the_top_level_sources_or_the_configured_files(tmp_path: Path) -> None:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("")
+    (tmp_path / ".hidden").mkdir()
+    (tmp_path / ".hidden" / "x.py").write_text("")
+    (tmp_path / "setup.py").write_text("")
+    (tmp_path / "venv").symlink_to(tmp_path / "pkg")
+    (tmp_path / "pyproject.toml").write_text("[tool.mypy]\n")
+    assert targets(tmp_path) == ["pkg", "setup.py"]
+    (tmp_path / "pyproject.toml").write_text('[tool.mypy]\nfiles = ["pkg"]\n')
+    assert targets(tmp_path) == []
+
+
+def test_mypy_report_lines(tmp_path: Path) -> None:
+    report = "\n".join(
+        [
+            '{"file": "a.py", "line": 3, "column": 4, "end_line": 3, "end_column": 9, '
+            '"message": "Bad", "hint": "See here\\nAnd there", "code": "arg-type", '
+            '"severity": "error"}',
+            '{"file": "' + str(tmp_path / "b.py") + '", "line": 1, "column": -1, '
+            '"end_line": 1, "end_column": -1, "message": "Unused", "hint": null, '
+            '"code": "unused-ignore", "severity": "error"}',
+            '{"file": "a.py", "line": 5, "column": 0, "message": "Revealed", "hint": null, '
+            '"code": null, "severity": "note"}',
+            "Found 2 errors in 2 files (checked 2 source files)",
+        ]
+    )
+    found = parse_report(report, tmp_path)
+    first, note = found["a.py"]
+    assert (first.line, first.column, first.end_column, first.rule) == (2, 4, 9, "arg-type")
+    assert first.message == "Bad\nSee here\nAnd there"  # notes stay with their error
+    assert note.severity == "information"
+    (unused,) = found["b.py"]
+    assert (unused.line, unused.column, unused.source) == (0, 0, "mypy")
+
+
+def test_a_report_with_a_traceback_is_no_answer(tmp_path: Path) -> None:
+    with pytest.raises(MypyOutputError):
+        parse_report('Traceback (most recent call last):\n  File "x"\nAssertionError', tmp_path)
+
+
+def test_installed_mypy_is_read_from_disk(tmp_path: Path) -> None:
+    assert installed_version([tmp_path]) is None
+    (tmp_path / "mypy-1.13.0.dist-info").mkdir()
+    assert installed_version([tmp_path]) is None  # metadata without the package: not installed
+    (tmp_path / "mypy").mkdir()
+    (tmp_path / "mypy" / "__init__.py").write_text("")
+    assert installed_version([tmp_path]) == "1.13.0"
+
+
+def test_the_untrusted_shim_answers_without_the_workspace(tmp_path: Path) -> None:
+    import ast
+    import subprocess
+
+    site = tmp_path / "venv" / "lib" / "python3.11" / "site-packages"
+    shim = untrusted_shim(tmp_path / "state", [site])
+    out = subprocess.run([shim, "pyinfo.py", "getsearchdirs"], capture_output=True, check=True)
+    assert ast.literal_eval(out.stdout.decode()) == ([], [str(site)])
