@@ -43,14 +43,19 @@ lint: $(STAMP)  ## ruff, pyright strict, and the package layers (import-linter, 
 	$(BIN)/pyright
 	$(BIN)/lint-imports
 
+# Two workers (pytest-xdist), the slow tier first (tests/conftest.py): the suite's tests are
+# independent, each worker has its own session daemon. PYTEST_WORKERS=0 runs them in one process.
+PYTEST_WORKERS ?= 2
+XDIST = $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist worksteal)
+
 test: $(STAMP) $(TOOLCHAINS) $(PINNED_TS)  ## all tests: unit, faults, CLI, end-to-end with the real pyright
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q $(XDIST) --durations=25
 
 test-fast: $(STAMP) $(TOOLCHAINS) $(PINNED_TS)  ## the inner loop: unit, fault and CLI tests (~3 min; the CLI ones on a real daemon and pyright)
-	$(BIN)/pytest -q -m "not slow" tests/unit tests/faults tests/cli
+	$(BIN)/pytest -q $(XDIST) -m "not slow" tests/unit tests/faults tests/cli
 
 test-e2e: $(STAMP) $(TOOLCHAINS) $(PINNED_TS)  ## end-to-end on the real checkers, without the slow differential tier
-	$(BIN)/pytest -q -m "not slow" tests/e2e tests/fuzz
+	$(BIN)/pytest -q $(XDIST) -m "not slow" tests/e2e tests/fuzz
 
 # PROGRAMS programs per TypeScript major from SEED on; a failure prints the seed to rerun.
 FUZZ_ENV = PREWRITE_TS_FUZZ_PROGRAMS=$(or $(PROGRAMS),100) PREWRITE_TS_FUZZ_SEED=$(or $(SEED),1000)

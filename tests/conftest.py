@@ -98,3 +98,9 @@ def client(daemon: RuntimePaths) -> Iterator[Client]:
 def python_exe() -> str:
     """The interpreter whose site-packages the checker resolves in e2e tests."""
     return sys.executable
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The slow tier first: under ``-n 2`` (``make test``) the longest tests start at once and
+    the short ones fill the gaps, instead of one worker finishing a 5-minute test alone."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

@@ -1,4 +1,4 @@
-"""Which checkers judge a Python workspace (``languages.checkers``) and how mypy's report is read."""
+"""Which checkers judge a Python workspace (``languages.checkers``); how mypy is read and run."""
 
 from __future__ import annotations
 
@@ -9,6 +9,12 @@ import pytest
 from prewrite.errors import BadRequest
 from prewrite_daemon.backends.mypy_command import installed_version, untrusted_shim
 from prewrite_daemon.backends.mypy_output import MypyOutputError, parse_report
+from prewrite_daemon.backends.pyright_command import (
+    dist_version,
+    langserver_argv,
+    pyright_dist,
+    pyright_origin,
+)
 from prewrite_daemon.languages.checkers import choose, mypy_config_file
 from prewrite_daemon.languages.python.mypy import mypy_settings, targets
 from prewrite_daemon.languages.readers import disk_reader
@@ -156,3 +162,34 @@ def test_the_untrusted_shim_answers_without_the_workspace(tmp_path: Path) -> Non
     shim = untrusted_shim(tmp_path / "state", [site])
     out = subprocess.run([shim, "pyinfo.py", "getsearchdirs"], capture_output=True, check=True)
     assert ast.literal_eval(out.stdout.decode()) == ([], [str(site)])
+
+
+def _fake_pyright(where: Path, version: str) -> Path:
+    where.mkdir(parents=True)
+    (where / "package.json").write_text(f'{{"name": "pyright", "version": "{version}"}}')
+    (where / "index.js").write_text("")
+    (where / "langserver.index.js").write_text("")
+    return where
+
+
+def test_the_workspace_pyright_judges_where_it_may_run(tmp_path: Path) -> None:
+    site = tmp_path / "site-packages"
+    own = _fake_pyright(site / "pyright" / "dist", "1.1.390")
+    theirs = pyright_origin(tmp_path, [site], may_run_own=True)
+    assert (theirs.dist, theirs.label) == (own, "pyright 1.1.390 (the workspace's own)")
+    assert langserver_argv(theirs.dist)[1] == str(own / "langserver.index.js")
+    ours = pyright_origin(tmp_path, [site], may_run_own=False)  # untrusted: never run
+    assert ours.dist is None
+    assert ours.label == f"pyright {dist_version(pyright_dist())}"
+
+
+def test_npm_pyright_at_the_root_counts_too(tmp_path: Path) -> None:
+    own = _fake_pyright(tmp_path / "node_modules" / "pyright", "1.1.380")
+    assert pyright_origin(tmp_path, [], may_run_own=True).dist == own
+
+
+def test_a_pinned_version_is_named_when_another_judges(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[dependency-groups]\ndev = ["pyright==1.1.390"]\n')
+    origin = pyright_origin(tmp_path, [], may_run_own=True)
+    bundled = dist_version(pyright_dist())
+    assert origin.label == f"pyright {bundled} (bundled; the repository pins 1.1.390)"

@@ -8,6 +8,7 @@ expected (a stop) or a failure. ``gone`` wakes every call awaiting the child thr
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import signal
@@ -168,6 +169,11 @@ class Child:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self._tasks = []
+        if proc is not None and proc.stdout is not None:
+            # A reader cancelled with its buffer full left the pipe paused: read it to its end
+            # (the group is dead), so the transport closes now rather than warn at collection.
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(proc.stdout.read(), grace_s)
         if proc is not None and not self.gone.is_set():  # the exit watcher was cancelled first
             self.lose("it was stopped")
 

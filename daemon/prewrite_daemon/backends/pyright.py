@@ -53,7 +53,9 @@ def _settings(python: str | None) -> SettingsFn:
     return settings
 
 
-def make_pyright(root: Path, python: str | None, ready: LspProcess | None = None) -> LspProcess:
+def make_pyright(
+    root: Path, python: str | None, ready: LspProcess | None = None, dist: Path | None = None
+) -> LspProcess:
     """A pyright language server over the tree at ``root`` using ``python``'s packages.
 
     ``python`` None: pyright is given no interpreter to run; the tree's configuration names the
@@ -64,7 +66,8 @@ def make_pyright(root: Path, python: str | None, ready: LspProcess | None = None
     if ready is not None:
         ready.bind(root, _settings(python))
         return ready
-    return LspProcess(langserver_argv(), root, _settings(python), server_env(), PYRIGHT_QUIRKS)
+    argv = langserver_argv(dist)  # ``dist``: the workspace's own pyright (never a ready one)
+    return LspProcess(argv, root, _settings(python), server_env(), PYRIGHT_QUIRKS)
 
 
 # What a ready pyright checks while it waits (``backends.ready``): the standard library's most
@@ -139,14 +142,14 @@ def make_ready_pyright(cwd: Path) -> LspProcess:
 
 
 async def cold_pyright(
-    tree: Path, python: str | None, timeout_s: float
+    tree: Path, python: str | None, timeout_s: float, dist: Path | None = None
 ) -> dict[str, list[RawDiagnostic]]:
     """``pyright --outputjson`` on the project in ``tree``: diagnostics per tree-relative path.
 
     ``python`` None: no interpreter is run; the tree's configuration names the venv. Files
     outside the tree (libraries) are not the workspace's and are dropped.
     """
-    argv = [*cli_argv(), "--outputjson", *(["--pythonpath", python] if python else [])]
+    argv = [*cli_argv(dist), "--outputjson", *(["--pythonpath", python] if python else [])]
     code, out, err = await run_captured(argv, tree, None, timeout_s, "the cold pyright run")
     try:
         report: dict[str, Any] = json.loads(out)

@@ -10,7 +10,10 @@ from __future__ import annotations
 import contextlib
 from typing import TYPE_CHECKING
 
+import msgspec
+
 from prewrite.protocol import CheckReply
+from prewrite_daemon.languages.checkers import choose
 from prewrite_daemon.limits import Deadline
 
 if TYPE_CHECKING:
@@ -46,16 +49,31 @@ def all_in_use(entries: list[Entry]) -> Generator[None]:
         yield
 
 
+def receipt(entry: Entry) -> str:
+    """Which checker judged, its version and origin, and what chose it (``languages.checkers``)."""
+    ws = entry.workspace
+    name = "pyright" if ws.language.name == "python" else ws.language.name
+    why = [c for c in choose(ws.root) if c.runs_as == name] if name in ("pyright", "mypy") else []
+    chosen = "; ".join(
+        c.chosen_by if c.name == c.runs_as else f"{c.chosen_by}: {c.name}, judged by {name}"
+        for c in why
+    )
+    return f"typecheck: judged by {ws.env.checker}" + (f", chosen by {chosen}" if chosen else "")
+
+
 def typecheck_all(entries: list[Entry]) -> TypeCheck:
-    """The type-check rung over every language the patch touches, one after the other."""
-    if len(entries) == 1:
-        return entries[0].typecheck
+    """The type-check rung over every language the patch touches, one after the other; each
+    reply names the checker that judged it."""
 
     async def each(patch: PreparedPatch, timeout_s: float) -> CheckReply:
         deadline = Deadline(timeout_s)
-        replies = [
-            (e.workspace.language.name, await e.typecheck(patch, deadline.left())) for e in entries
-        ]
+        replies: list[tuple[str, CheckReply]] = []
+        for e in entries:
+            reply = await e.typecheck(patch, deadline.left())
+            named = [receipt(e), *reply.verified]
+            replies.append(
+                (e.workspace.language.name, msgspec.structs.replace(reply, verified=named))
+            )
         return merge_replies(replies)
 
     return each

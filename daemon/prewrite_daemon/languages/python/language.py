@@ -16,7 +16,7 @@ from prewrite_daemon.backends.pyright import (
     make_pyright,
     make_ready_pyright,
 )
-from prewrite_daemon.backends.pyright_command import checker_version
+from prewrite_daemon.backends.pyright_command import PyrightOrigin, pyright_origin
 from prewrite_daemon.backends.ready import ReadyChecker
 from prewrite_daemon.languages.python.checker_config import CONFIG_FILES, JSON_CONFIG
 from prewrite_daemon.languages.python.environment import (
@@ -52,6 +52,12 @@ class PythonEnvironment:
     run_python: str | None
     site_dirs: list[Path]
     checker: str
+    pyright: PyrightOrigin | None = None  # None: prewrite's own (``checker`` says which)
+
+    @property
+    def pyright_dist(self) -> Path | None:
+        """The workspace's own pyright package, where it judges (None: prewrite's)."""
+        return self.pyright.dist if self.pyright is not None else None
 
     def layout(self) -> Layout:
         unrun = None if self.run_python else self.python
@@ -93,12 +99,14 @@ class PythonLanguage:
     def environment(
         self, root: Path, python: str, run_python: str | None, trusted: bool
     ) -> PythonEnvironment:
-        del trusted  # run_python already says whether the interpreter may run
         if run_python is None:
             dirs = read_site_dirs(python)
-            return PythonEnvironment(root, python, None, dirs, checker_version())
+            origin = pyright_origin(root, dirs, may_run_own=False)
+            return PythonEnvironment(root, python, None, dirs, origin.label, origin)
         answer = take_prefetched(run_python) or ask_interpreter(run_python)
-        return PythonEnvironment(root, python, run_python, answer.site_dirs, checker_version())
+        # the workspace's own pyright is its code too: run only where the workspace is trusted
+        origin = pyright_origin(root, answer.site_dirs, may_run_own=trusted)
+        return PythonEnvironment(root, python, run_python, answer.site_dirs, origin.label, origin)
 
     def make_backend(
         self,
@@ -107,9 +115,9 @@ class PythonLanguage:
         run_python: str | None,
         ready: Backend | None = None,
     ) -> Backend:
-        del env
-        bindable = ready if isinstance(ready, LspProcess) else None
-        return make_pyright(shadow_root, run_python, bindable)
+        dist = env.pyright_dist if isinstance(env, PythonEnvironment) else None
+        bindable = ready if isinstance(ready, LspProcess) and dist is None else None
+        return make_pyright(shadow_root, run_python, bindable, dist)
 
     def make_ready(self, cwd: Path) -> ReadyChecker | None:
         return ReadyChecker(make_ready_pyright(cwd), ("warm_up.py", WARM_UP_SOURCE))
@@ -117,8 +125,8 @@ class PythonLanguage:
     async def cold_check(
         self, tree: Path, env: Environment, run_python: str | None, timeout_s: float
     ) -> dict[str, list[RawDiagnostic]]:
-        del env
-        found = await cold_pyright(tree, run_python, timeout_s)
+        dist = env.pyright_dist if isinstance(env, PythonEnvironment) else None
+        found = await cold_pyright(tree, run_python, timeout_s, dist)
         # --outputjson indents message details with NBSP too (the text output does not)
         return {rel: [self.normalize(raw) for raw in raws] for rel, raws in found.items()}
 
@@ -137,8 +145,9 @@ class PythonLanguage:
         dirs, files = linked_sources(links or {}, self.is_source)
         typesheds = configured_typesheds(layout.config.settings, root)
         library = for_environment(
-            env.site_dirs, [*layout.outside, *dirs], typesheds, env.checker, linked=files
-        )
+            env.site_dirs, [*layout.outside, *dirs], typesheds, env.checker, linked=files,
+            dist=env.pyright_dist,
+        )  # fmt: skip
         library.prefetch()  # the disk caches only: the scan waits for a member change
         # Off in every pyright rule set (basic to strict): on only where the configuration
         # names it (at the top or in an execution environment), or where a file's comment does

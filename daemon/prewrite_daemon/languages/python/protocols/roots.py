@@ -35,14 +35,16 @@ def for_environment(
     checker: str | None = None,
     cache_dir: Path | None = None,
     linked: Iterable[Path] = (),
+    dist: Path | None = None,
 ) -> LibraryProtocols:
     """The Protocols of an environment: pyright's bundled typeshed (keyed by ``checker``, its
     version), ``typesheds`` a configuration names, the ``site_dirs`` and ``outside`` trees, and
-    the ``linked`` sources (files outside the root a link inside it points at: one level)."""
+    the ``linked`` sources (files outside the root a link inside it points at: one level).
+    ``dist``: the pyright package that judges (None: prewrite's own), whose typeshed counts."""
     levels: list[dict[str, Any]] = []
-    bundled = bundled_typeshed()
+    bundled = bundled_typeshed(dist)
     if bundled is not None:
-        version = checker or checker_version()
+        version = checker or checker_version(dist)
         levels.append({"kind": "typeshed", "roots": [str(bundled)], "key": f"{version} {bundled}"})
     levels += [{"kind": "typeshed", "roots": [str(t)], "key": None} for t in typesheds]
     trees = dict.fromkeys(str(d) for d in [*site_dirs, *outside])
@@ -52,9 +54,9 @@ def for_environment(
     return LibraryProtocols(cache_dir or default_cache_dir(), levels)
 
 
-def bundled_typeshed() -> Path | None:
+def bundled_typeshed(dist: Path | None = None) -> Path | None:
     """The typeshed pyright falls back to (``typeshed-fallback`` in its package)."""
-    dist = pyright_dist()
+    dist = dist or pyright_dist()
     for found in (dist / "dist" / "typeshed-fallback", dist / "typeshed-fallback"):
         if found.is_dir():
             return found
