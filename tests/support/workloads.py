@@ -182,7 +182,6 @@ def copy_workspace(workload: Workload, dest: Path) -> Workload:
 TYPECHECK_ONLY = '\n[tool.prewrite]\nformat = false\nlint = false\ntypecheck = ["pyright"]\n'
 
 
-
 def typecheck_only(workload: Workload) -> Workload:
     """Turn the ladder's ruff rungs off in a copy, pyright judging (``[tool.prewrite]``).
 
