@@ -42,7 +42,7 @@ import traceback
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bench import measure, peer, rungs
+from bench import measure, mypy_bench, peer, rungs
 from bench.chart import write_chart
 from bench.editor_bench import run_editors
 from bench.patches import SEED, generate, module_level_checked
@@ -77,6 +77,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--out", type=Path, default=RESULTS, help="output dir (bench/results)")
     parser.add_argument("--no-dmypy", action="store_true", help="skip the dmypy peer")
     parser.add_argument("--no-typescript", action="store_true", help="skip the TypeScript section")
+    parser.add_argument(
+        "--no-mypy", action="store_true",
+        help="skip mypy as the judge (warm vs cold mypy, on the workloads that configure it)",
+    )  # fmt: skip
     parser.add_argument("--no-editors", action="store_true", help="skip the Editors section")
     parser.add_argument(
         "--only-editors", action="store_true", help="run the Editors section alone (on httpx)"
@@ -155,6 +159,9 @@ def run_workload(name: str, args: argparse.Namespace, tmp: Path) -> dict[str, An
     if not args.no_dmypy:
         _phase(result, "dmypy",
                lambda: peer.measure_dmypy(staged, patches, runs, tmp / name / "dmypy"))  # fmt: skip
+    if not args.no_mypy and staged.mypy_targets and _configures_mypy(staged.root):
+        work = tmp / name / "mypy"
+        _phase(result, "mypy", lambda: mypy_bench.measure_mypy(staged, patches, runs, work))
     small = [p for p in patches if p.kind in ("body_1", "body_5")]
     _phase(result, "rungs",
            lambda: rungs.measure(staged.root, staged.python, small, max(runs, 5)))  # fmt: skip
@@ -162,6 +169,13 @@ def run_workload(name: str, args: argparse.Namespace, tmp: Path) -> dict[str, An
     _phase(result, "rungs_cli", lambda: rungs.measure(
         staged.root, staged.python, small, max(runs, 5), warm=False))  # fmt: skip
     return result
+
+
+def _configures_mypy(root: Path) -> bool:
+    from prewrite_daemon.languages.checkers import mypy_config_file
+    from prewrite_daemon.languages.readers import disk_reader
+
+    return mypy_config_file(disk_reader(root)) is not None
 
 
 def _load() -> str:

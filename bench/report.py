@@ -7,6 +7,8 @@ import json
 import statistics
 from typing import TYPE_CHECKING, Any, cast
 
+from bench.mypy_bench import MYPY_NOTE, mypy_rows
+
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -299,6 +301,9 @@ def markdown(results: dict[str, Any]) -> str:
     ]
     python = [*_summary(results), "", "## Per patch", "", *_per_patch(results)]
     python += ["", "## Cheap rungs (1- and 5-file patches)", "", *_rungs(results)]
+    if any(w.get("mypy") for w in results["workloads"]):
+        rows = mypy_rows(results["workloads"])
+        python += ["", "## mypy as the judge", "", MYPY_NOTE, "", *rows]
     body = [*head, *python] if results["workloads"] else head[:-3]  # TypeScript only
     if results.get("typescript"):
         body += ["", "## TypeScript", "", TS_NOTE, "", *_typescript(results)]

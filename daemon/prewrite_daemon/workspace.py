@@ -76,6 +76,7 @@ class Workspace:
         self.backend_env: Fingerprint | None = None
         self.base_cache: dict[str, list[Diagnostic]] = {}
         self.cold_base: dict[str, list[Diagnostic]] | None = None
+        self.whole_base: dict[str, list[Diagnostic]] | None = None  # a whole-program checker's
         self.generation = 0
         self.checks = 0
         self.restarts = 0
@@ -247,7 +248,7 @@ class Workspace:
 
     def _invalidate(self) -> None:
         self.base_cache.clear()
-        self.cold_base = None
+        self.cold_base = self.whole_base = None
         self.generation += 1
         for listener in list(self.listeners):
             listener()

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
-    from collections.abc import Collection, Mapping
+    from collections.abc import Mapping
 
 
 class BackendState(enum.Enum):
@@ -117,12 +117,8 @@ class WholeProgram(Protocol):
     """A warm checker that answers for the whole tree at once (dmypy), not per document."""
 
     async def check_tree(
-        self,
-        tree: LaidTree,
-        overrides: Mapping[str, str | None],
-        force: Collection[str],
-        timeout_s: float,
+        self, tree: LaidTree, overrides: Mapping[str, str | None], timeout_s: float
     ) -> dict[str, list[RawDiagnostic]]:
         """Every file's diagnostics with ``overrides`` (root-relative path -> text, None:
-        deleted) laid over ``tree``; ``force``: files the checker must process whole."""
+        deleted) laid over ``tree``."""
         ...

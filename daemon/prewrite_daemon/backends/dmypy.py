@@ -6,11 +6,9 @@ reader of the shadow out meanwhile. dmypy finds what changed by stat and then by
 every file written here gets an mtime of its own (``_stamp``), so a same-size edit within one
 clock tick is never missed.
 
-One gap of dmypy's fine-grained mode is closed here: a file it re-checks only in part does not
-repeat its "unused type: ignore" errors (measured on httpx: 12 of 32 errors gone after three
-increments). A file whose ignores may have changed meaning is therefore re-read whole: its text
-is varied by a trailing newline (no token, no line, no position changes), which dmypy takes as
-an edit and processes in full (``force``).
+dmypy's fine-grained mode does not report "unused type: ignore" reliably (measured on httpx: 12
+of 32 such errors gone after three increments, and missing even for an edited file); the
+whole-program check (``check.whole``) leaves that code to cold mypy.
 """
 
 from __future__ import annotations
@@ -29,7 +27,7 @@ from prewrite_daemon.backends.mypy_output import MypyOutputError, parse_report
 from prewrite_daemon.backends.process import run_captured
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Collection, Mapping
+    from collections.abc import Callable, Mapping
     from pathlib import Path
 
     from prewrite_daemon.backends.base import FileEvent, RawDiagnostic
@@ -60,7 +58,7 @@ class DmypyBackend:
         self._targets = targets
         self._state = BackendState.EXITED
         self._child = Child("dmypy", self._lost)
-        self._seen: dict[str, str | None] = {}  # what dmypy read last where the shadow differs
+        self._laid: set[str] = set()  # files dmypy may have read otherwise than the shadow has them
         self._moved: set[str] = set()  # rels the shadow changed since dmypy last looked
         self._stamp = 0.0
         self._lock = asyncio.Lock()
@@ -131,27 +129,32 @@ class DmypyBackend:
         raise NotImplementedError("dmypy answers whole trees: check_tree")
 
     def files_changed(self, events: list[FileEvent]) -> None:
-        """The shadow moved under the server: those files get a fresh mtime at the next run."""
+        """The shadow moved under the server: those files get a fresh mtime at the next run. A
+        source removed makes this server unusable: dmypy's incremental mode mishandles removals
+        (``check.whole``), so the workspace starts a new one."""
         root = str(self.shadow_root)
         for event in events:
             if event.path.startswith(root + os.sep):
                 self._moved.add(os.path.relpath(event.path, root))
+            if event.kind == "deleted" and event.path.endswith((".py", ".pyi")):
+                self._state = BackendState.ERRORED
+                self._child.lost_reason = f"{event.path} was removed (dmypy starts afresh)"
 
     async def check_tree(
-        self,
-        tree: LaidTree,
-        overrides: Mapping[str, str | None],
-        force: Collection[str],
-        timeout_s: float,
+        self, tree: LaidTree, overrides: Mapping[str, str | None], timeout_s: float
     ) -> Report:
         """Every diagnostic of the tree with ``overrides`` (root-relative path -> text, None:
-        deleted) laid over ``tree`` (the shadow); ``force``: files to be processed whole. The
-        tree is put back (``LaidTree.restore``) before this returns, whatever happens; a run
-        that fails leaves the server unusable (the workspace starts a new one)."""
+        deleted) laid over ``tree`` (the shadow). The tree is put back (``LaidTree.restore``)
+        before this returns, whatever happens; the files laid are re-laid as the tree has them
+        at the next run, so that dmypy reads them back (a run cut short by a deadline is
+        finished by dmypy meanwhile, and the next run goes on from there)."""
         if self.exited:
             raise BackendFailed(f"dmypy is not running ({self._child.lost_reason})")
         async with self._lock:
-            desired = self._desired(tree, overrides, force)
+            desired: dict[str, str | None] = dict(overrides)
+            for rel in self._laid - set(desired):
+                desired[rel] = tree.read_text(rel)
+            self._laid |= set(desired)
             try:
                 for rel, text in desired.items():
                     self._lay(tree, rel, text)
@@ -159,33 +162,12 @@ class DmypyBackend:
                     self._touch(tree.shadow_path(rel))
                 self._moved.clear()
                 report = await self._run(timeout_s)
-            except BaseException:
-                self._state = BackendState.ERRORED  # what dmypy read is unknown now
-                raise
             finally:
                 for rel in desired:
                     tree.restore(rel)
                     self._touch(tree.shadow_path(rel))
-            self._seen = {rel: t for rel, t in desired.items() if t != tree.read_text(rel)}
+            self._laid = {rel for rel, text in desired.items() if text != tree.read_text(rel)}
             return report
-
-    def _desired(
-        self, tree: LaidTree, overrides: Mapping[str, str | None], force: Collection[str]
-    ) -> dict[str, str | None]:
-        """What dmypy must read now where it may differ from the tree: the overrides, each
-        forced file varied from what dmypy read last, the files an earlier run laid (back to
-        the tree's text)."""
-        desired: dict[str, str | None] = dict(overrides)
-        for rel in force:
-            text = overrides[rel] if rel in overrides else tree.read_text(rel)
-            if text is None:
-                continue
-            last = self._seen[rel] if rel in self._seen else tree.read_text(rel)
-            desired[rel] = text + "\n" if text == last else text
-        for rel in self._seen:
-            if rel not in desired:
-                desired[rel] = tree.read_text(rel)
-        return desired
 
     def _lay(self, tree: LaidTree, rel: str, text: str | None) -> None:
         path = tree.shadow_path(rel)

@@ -12,10 +12,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import msgspec
+
+from prewrite.errors import BackendFailed
 from prewrite_daemon.backends.base import WholeProgram
 from prewrite_daemon.check.coldcheck import cold_base, run_cold_check
 from prewrite_daemon.check.config_change import judge_both
-from prewrite_daemon.check.whole import run_whole_check
+from prewrite_daemon.check.whole import run_whole_check, why_cold
 from prewrite_daemon.checker import CheckContext, run_check
 from prewrite_daemon.languages.readers import disk_reader, patched_reader
 from prewrite_daemon.limits import Deadline
@@ -71,18 +74,30 @@ async def _judge_whole(
     candidate: CheckerLayout | None,
     deadline: Deadline,
 ) -> CheckReply:
-    """A whole-program checker (dmypy) judges warm; a patch to its settings, warm under the
-    settings before and cold under its own, as every checker's."""
-    if candidate is None:
-        return await run_whole_check(ws, patch, backend, deadline)
+    """A whole-program checker (dmypy) judges warm unless it cannot be trusted with this patch
+    (``check.whole.why_cold``) or fails; a patch to its settings, warm under the settings before
+    and cold under its own, as every checker's."""
+    assert ws.layout is not None
+    layout = ws.layout
 
-    async def before(rest: PreparedPatch) -> CheckReply:
-        return await run_whole_check(ws, rest, backend, deadline)
+    async def warm_or_cold(rest: PreparedPatch) -> CheckReply:
+        reason = await why_cold(ws, rest)
+        if reason is None:
+            try:
+                return await run_whole_check(ws, rest, backend, deadline)
+            except BackendFailed as exc:  # the workspace starts a new one at its next check
+                reason = f"the warm checker failed ({exc.message[:200]})"
+        reply = await _cold(ws, rest, layout, deadline)
+        note = f"typecheck: judged by the cold CLI: {reason}"
+        return msgspec.structs.replace(reply, verified=[*reply.verified, note])
+
+    if candidate is None:
+        return await warm_or_cold(patch)
 
     async def after() -> CheckReply:
         return await _cold(ws, patch, candidate, deadline)
 
-    return await judge_both(ws.root, ws.language, patch, before, after)
+    return await judge_both(ws.root, ws.language, patch, warm_or_cold, after)
 
 
 def candidate_layout(ws: Workspace, patch: PreparedPatch) -> CheckerLayout | None:

@@ -2,15 +2,20 @@
 
 No plan, no per-file pulls: the patch is laid on the shadow for one run of the warm checker,
 which answers every file; the base is the same checker's answer on the tree as it is, kept until
-the tree moves (``Workspace.cold_base``, emptied with every other cache). Everything the
-patch introduced anywhere is reported, so nothing is pruned and nothing waits for an idle
-re-check.
+the tree moves (``Workspace.whole_base``, emptied with every other cache). Everything the patch
+introduced anywhere is reported, so nothing is pruned and nothing waits for an idle re-check.
 
-Files processed whole (``force``): mypy's "unused type: ignore" errors are complete only for
-files it processes whole (``backends.dmypy``). The base is taken with every file holding an
-ignore comment processed whole; a candidate with the patched files and, when the patch can
-change what importers see (an interface, a module made or removed), every importer holding
-one. A file left out of both cannot have gained an unused ignore: nothing it reads changed.
+What the warm checker cannot be trusted with goes to the cold CLI instead (``why_cold``):
+- "unused type: ignore" errors: dmypy's fine-grained mode drops them, even for an edited file
+  (measured: ``backends/dmypy.py``; python/mypy#9655). The warm answer leaves that code out on
+  both sides, so a
+  patch that could make an ignore unused — one whose files hold an ignore comment, or one that
+  changes what importers holding one see — is judged cold where the configuration can report
+  them at all;
+- a module added or deleted: dmypy's fine-grained mode can crash on a removal (``KeyError`` in
+  ``direct_imports``, python/mypy#10539) or keep wrong state after it (a spurious ``no-redef``
+  on httpx after ``_types.py`` was removed and put back); a new module's revert is a removal;
+- a warm run that failed (a crash): the workspace starts a new dmypy, this patch is judged cold.
 """
 
 from __future__ import annotations
@@ -24,16 +29,52 @@ from prewrite_daemon.check.diagnostics import has_error, introduced_by_patch, to
 from prewrite_daemon.checker import relocate
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
-
     from prewrite_daemon.backends.base import RawDiagnostic, WholeProgram
-    from prewrite_daemon.check.patch import PreparedPatch
+    from prewrite_daemon.check.patch import FileEdit, PreparedPatch
     from prewrite_daemon.limits import Deadline
     from prewrite_daemon.shadow.tree import ShadowTree
     from prewrite_daemon.workspace import Workspace
 
 Results = dict[str, list[Diagnostic]]
 IGNORE_COMMENT = re.compile(r"#\s*type:\s*ignore")
+UNRELIABLE_WARM = frozenset({"unused-ignore"})  # codes the warm answer cannot be trusted with
+# Settings under which mypy reports unused ignores (``strict`` implies it); inline ``# mypy:``
+# comments can turn it on in a file too.
+_REPORTS_UNUSED = ("strict", "warn_unused_ignores", "warn-unused-ignores")
+
+
+def laid_edits(ws: Workspace, patch: PreparedPatch) -> list[FileEdit]:
+    """The patch's edits the warm checker reads: sources the shadow mirrors."""
+    shadow, language = ws.shadow, ws.language
+    return [e for e in patch.edits if language.is_source(e.path) and shadow.mirrors(_name(e.path))]
+
+
+async def why_cold(ws: Workspace, patch: PreparedPatch) -> str | None:
+    """Why this patch must be judged by the cold CLI rather than the warm checker (None: it
+    need not)."""
+    laid = laid_edits(ws, patch)
+    if any(e.new_text is None or e.old_text is None for e in laid):
+        # a deletion, or a new module whose revert is one at the next check
+        return "a module is added or deleted (dmypy's incremental mode mishandles removals)"
+    settings = repr(ws.layout.config if ws.layout is not None else "")
+    texts = [e.new_text for e in laid if e.new_text is not None]
+    holders = [t for t in texts if IGNORE_COMMENT.search(t)]
+    if holders and _reports_unused(settings, holders):
+        return "the patched files hold type: ignore comments (only cold mypy reports unused ones)"
+    if not any(_reaches_importers(ws, e) for e in laid):
+        return None
+    graph = ws.built_graph() or await ws.ready_graph()
+    importers = graph.importers([e.path for e in laid]) & set(ws.shadow.files)
+    held = [t for t in (ws.shadow.read_text(r) for r in sorted(importers)) if t is not None]
+    held = [t for t in held if IGNORE_COMMENT.search(t)]
+    if held and _reports_unused(settings, held):
+        return "importers of a changed interface hold type: ignore comments (only cold mypy " \
+            "reports unused ones)"  # fmt: skip
+    return None
+
+
+def _reports_unused(settings: str, texts: list[str]) -> bool:
+    return any(k in settings for k in _REPORTS_UNUSED) or any("mypy:" in t for t in texts)
 
 
 async def run_whole_check(
@@ -41,31 +82,19 @@ async def run_whole_check(
 ) -> CheckReply:
     """The patch judged by one warm run of ``backend`` against its base."""
     t0 = time.perf_counter()
-    shadow, language = ws.shadow, ws.language
-    if ws.cold_base is None:
-        every = [rel for rel in shadow.files if language.is_source(rel)]
-        force = _holding_ignores(shadow, every, {})
-        raw = await backend.check_tree(shadow, {}, force, deadline.left())
-        ws.cold_base = _results(raw, shadow)
-    base = ws.cold_base
+    shadow = ws.shadow
+    if ws.whole_base is None:
+        ws.whole_base = _results(await backend.check_tree(shadow, {}, deadline.left()), shadow)
+    base = ws.whole_base
     t_base = time.perf_counter()
-    laid = [e for e in patch.edits if language.is_source(e.path) and shadow.mirrors(_name(e.path))]
-    overrides = {e.path: e.new_text for e in laid}
-    reach = set(overrides)
-    if any(_reaches_importers(ws, e.path, e.old_text, e.new_text) for e in laid):
-        graph = ws.built_graph() or await ws.ready_graph()
-        reach |= graph.importers(overrides) & set(shadow.files)
-    force = _holding_ignores(shadow, reach, overrides)
-    candidate = _results(
-        await backend.check_tree(shadow, overrides, force, deadline.left()), shadow
-    )
+    overrides = {e.path: e.new_text for e in laid_edits(ws, patch)}
+    raw = await backend.check_tree(shadow, overrides, deadline.left())
+    candidate = _results(raw, shadow)
     t_cand = time.perf_counter()
     edits = {e.path: e for e in patch.edits}
     new = introduced_by_patch(base, candidate, edits, set(base) | set(candidate))
-    files = {rel for rel in shadow.files if language.is_source(rel)}
-    files = (files - {r for r, t in overrides.items() if t is None}) | {
-        r for r, t in overrides.items() if t is not None
-    }
+    files = {rel for rel in shadow.files if ws.language.is_source(rel)}
+    files |= {rel for rel, text in overrides.items() if text is not None}
     return CheckReply(
         ok=not has_error(new),
         diagnostics=new,
@@ -74,7 +103,7 @@ async def run_whole_check(
             "base_ms": round((t_base - t0) * 1000, 1),
             "candidate_ms": round((t_cand - t_base) * 1000, 1),
         },
-        verified=[f"typecheck: the whole program, by {ws.env.checker} (warm)"],
+        verified=["typecheck: the whole program, warm"],
     )
 
 
@@ -82,30 +111,19 @@ def _name(rel: str) -> str:
     return rel.rsplit("/", 1)[-1]
 
 
-def _reaches_importers(ws: Workspace, rel: str, old: str | None, new: str | None) -> bool:
-    if old is None or new is None:
+def _reaches_importers(ws: Workspace, e: FileEdit) -> bool:
+    if e.old_text is None or e.new_text is None:
         return True  # a module made or removed: what imports resolve to changed
-    return ws.language.interface_changed(rel, old, new)
-
-
-def _holding_ignores(
-    shadow: ShadowTree, rels: Iterable[str], overrides: dict[str, str | None]
-) -> list[str]:
-    """The files among ``rels`` whose text (the patch's, else the shadow's) has an ignore."""
-    found: list[str] = []
-    for rel in rels:
-        text = overrides[rel] if rel in overrides else shadow.read_text(rel)
-        if text is not None and IGNORE_COMMENT.search(text):
-            found.append(rel)
-    return sorted(found)
+    return ws.language.interface_changed(e.path, e.old_text, e.new_text)
 
 
 def _results(raw: dict[str, list[RawDiagnostic]], shadow: ShadowTree) -> Results:
+    """Wire diagnostics per path, the codes the warm answer cannot be trusted with left out."""
     out: Results = {}
     prefix, real = str(shadow.shadow_root), str(shadow.root)
     for rel, raws in raw.items():
         for r in raws:
-            d = to_wire(r, rel)
+            d = to_wire(r, rel) if r.rule not in UNRELIABLE_WARM else None
             if d is not None:
                 out.setdefault(rel, []).append(relocate(d, prefix, real))
     return out

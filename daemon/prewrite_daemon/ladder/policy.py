@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 from prewrite.errors import ErrorDetail, ForbiddenPath, PrewriteError, UnverifiableExtension
 from prewrite_daemon.ladder.reach import new_reaches
 from prewrite_daemon.languages import jsonc
+from prewrite_daemon.languages.checkers import choose
 
 if TYPE_CHECKING:
     from collections.abc import Generator
@@ -62,8 +63,9 @@ DEPENDENCY_TABLES: tuple[tuple[str, ...], ...] = (
     ("tool", "pdm", "dev-dependencies"),
     ("tool", "pdm", "source"),
 )
-# Checker settings prewrite does not run (anywhere), and the root's checker does not read
-# (outside the root's pyproject.toml): no before-and-after judgement is possible here.
+# Checker settings prewrite does not run, and the root's checker does not read (outside the
+# root's pyproject.toml): no before-and-after judgement is possible here. ``[tool.mypy]`` of a
+# root mypy judges (``languages.checkers``) is judged like pyright's settings instead.
 UNJUDGED_TABLES: tuple[tuple[str, ...], ...] = (("tool", "mypy"),)
 NESTED_UNJUDGED_TABLES: tuple[tuple[str, ...], ...] = (("tool", "pyright"), ("tool", "mypy"))
 
@@ -149,7 +151,8 @@ def check_content(patch: PreparedPatch, config: LadderConfig) -> None:
         name = PurePosixPath(edit.path).name
         at_root = _is_root_pyproject(patch.root, edit.path)
         if name == "pyproject.toml" or at_root:
-            _pyproject_moves(edit, config, at_root, moved, reasons)
+            judged = at_root and any(c.runs_as == "mypy" for c in choose(patch.root))
+            _pyproject_moves(edit, config, (at_root, judged), moved, reasons)
         elif name == "pyrightconfig.json" and edit.path != name:
             _nested_pyright_moves(edit, config, moved, reasons)
         reached = new_reaches(patch.root, edit.path, edit.old_text, edit.new_text)
@@ -169,8 +172,15 @@ def check_content(patch: PreparedPatch, config: LadderConfig) -> None:
 
 
 def _pyproject_moves(
-    edit: FileEdit, config: LadderConfig, at_root: bool, moved: list[str], reasons: list[str]
+    edit: FileEdit,
+    config: LadderConfig,
+    place: tuple[bool, bool],
+    moved: list[str],
+    reasons: list[str],
 ) -> None:
+    """``place``: (the root's own pyproject, mypy judges the root): a ``[tool.mypy]`` that
+    judges is judged before and after like pyright's; one that does not is refused."""
+    at_root, mypy_judges = place
     old, new = _toml(edit.old_text), _toml(edit.new_text)
     if new is None:
         return  # the parse rung reports it
@@ -194,6 +204,7 @@ def _pyproject_moves(
             "allow_config_changes = true in [tool.prewrite] on disk, by hand"
         )
     tables = UNJUDGED_TABLES if at_root else NESTED_UNJUDGED_TABLES
+    tables = tuple(t for t in tables if not (mypy_judges and t == ("tool", "mypy")))
     unjudged = [] if config.allow_relaxation else [
         f"[{'.'.join(t)}] changed" for t in tables if _table(old, t) != _table(new, t)
     ]  # fmt: skip

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import configparser
 import os
+import re
 import tomllib
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -218,7 +219,11 @@ class MypyLanguage:
         return self._python.new_graph(root, None, None, links)
 
     def interface_changed(self, rel: str, old: str | None, new: str | None) -> bool:
-        return self._python.interface_changed(rel, old, new)
+        """Python's rule, and mypy's own comments: a type comment (``x = 1  # type: Any``) or a
+        ``# mypy:`` line changes what importers see though the syntax tree does not."""
+        if self._python.interface_changed(rel, old, new):
+            return True
+        return _mypy_comments(old) != _mypy_comments(new)
 
     def reaches_everything(self, rel: str, old: str | None, new: str | None) -> bool:
         return self._python.reaches_everything(rel, old, new)
@@ -229,6 +234,13 @@ class MypyLanguage:
 
     def normalize(self, raw: RawDiagnostic) -> RawDiagnostic:
         return raw
+
+
+_MYPY_COMMENT = re.compile(r"#\s*(?:type|mypy)\s*:[^\n]*")
+
+
+def _mypy_comments(text: str | None) -> list[str]:
+    return _MYPY_COMMENT.findall(text or "")
 
 
 def _shim_dir() -> Path:
