@@ -6,12 +6,10 @@ Exit codes of ``check``: 0 the patch introduces no error, 1 it does, 2 anything 
 from __future__ import annotations
 
 import argparse
-import importlib.util
-import os
 import sys
 from typing import TYPE_CHECKING
 
-from prewrite import __version__, commands
+from prewrite import __version__, commands, daemon_side
 from prewrite.client import REPLY_MARGIN_S
 from prewrite.commands import EXIT_ERROR
 from prewrite.errors import PrewriteError
@@ -209,6 +207,16 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-autostart", action="store_true", help="fail instead of starting the daemon"
     )
 
+    doctor = sub.add_parser(
+        "doctor",
+        help="each ladder rung beside what the repository's CI runs; mismatches marked",
+        description=daemon_side.DOCTOR_HELP,
+        formatter_class=raw,
+    )
+    doctor.add_argument("root", nargs="?", help="workspace root (default: the current directory)")
+    doctor.add_argument("--json", action="store_true", help="print one JSON object")
+    doctor.add_argument("--python", help="the interpreter checks would be given (as check's)")
+
     daemon = sub.add_parser("daemon", help="start, stop or inspect the per-user daemon")
     dsub = daemon.add_subparsers(dest="action", required=True)
     start = dsub.add_parser("start", help="start the daemon in the background")
@@ -226,8 +234,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             from prewrite.lsp_relay import run_lsp  # only an editor needs the relay
 
             return run_lsp(autostart=not args.no_autostart)
-        if args.command == "mcp":
-            return _mcp(args)
         if args.command == "hook":
             from prewrite.hook import main as run_hook  # never raises: answers the contract
 
@@ -247,25 +253,6 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "stats": commands.stats,
     "trust": commands.trust,
     "daemon": commands.daemon,
+    "mcp": daemon_side.mcp,
+    "doctor": daemon_side.doctor,
 }
-
-
-MCP_MODULE = "prewrite_daemon.agents.server"
-
-
-def _mcp(args: argparse.Namespace) -> int:
-    """The MCP server lives with the daemon's dependencies (the mcp SDK), not in the client:
-    this process becomes it (the same interpreter, stdin and stdout), importing nothing of it.
-    Isolated (``-I``), as the daemon is started: the agent's working directory is a repository,
-    and ``-m`` would otherwise import from it first."""
-    if importlib.util.find_spec("prewrite_daemon") is None:
-        print(
-            "prewrite: mcp needs the daemon extra (pip install 'prewrite[daemon]')", file=sys.stderr
-        )
-        return EXIT_ERROR
-    argv = [sys.executable, "-I", "-m", MCP_MODULE]
-    argv += ["--root", args.root] if args.root else []
-    argv += ["--no-autostart"] if args.no_autostart else []
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os.execv(sys.executable, argv)

@@ -141,6 +141,12 @@ def make_ready_pyright(cwd: Path) -> LspProcess:
     return LspProcess(langserver_argv(), cwd, settings, server_env(), PYRIGHT_QUIRKS, unbound=True)
 
 
+def cold_argv(python: str | None, dist: Path | None = None) -> list[str]:
+    """The cold CLI's command line, run in the tree (``prewrite doctor`` shows it beside CI's);
+    ``dist``: the workspace's own pyright (None: prewrite's)."""
+    return [*cli_argv(dist), "--outputjson", *(["--pythonpath", python] if python else [])]
+
+
 async def cold_pyright(
     tree: Path, python: str | None, timeout_s: float, dist: Path | None = None
 ) -> dict[str, list[RawDiagnostic]]:
@@ -149,7 +155,7 @@ async def cold_pyright(
     ``python`` None: no interpreter is run; the tree's configuration names the venv. Files
     outside the tree (libraries) are not the workspace's and are dropped.
     """
-    argv = [*cli_argv(dist), "--outputjson", *(["--pythonpath", python] if python else [])]
+    argv = cold_argv(python, dist)
     code, out, err = await run_captured(argv, tree, None, timeout_s, "the cold pyright run")
     try:
         report: dict[str, Any] = json.loads(out)

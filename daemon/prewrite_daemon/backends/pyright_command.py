@@ -55,6 +55,10 @@ class PyrightOrigin:
     pinned: str | None = None  # what the repository pins, when another version judges
 
     @property
+    def origin(self) -> str:
+        return f"the workspace's own ({self.dist})" if self.dist else "bundled with prewrite"
+
+    @property
     def label(self) -> str:
         """ "pyright 1.1.414" (prewrite's own, as it always was) or with where it comes from."""
         if self.dist is not None:

@@ -83,8 +83,13 @@ async def run_bounded(
     return outcome, ms, text, proc.returncode
 
 
+def tests_argv(python: str, tests: list[str]) -> list[str]:
+    """The tests rung's command line (``prewrite doctor`` shows it beside CI's)."""
+    return [python, "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider", *tests]
+
+
 async def run_tests(python: str, root: Path, tests: list[str], timeout_s: float) -> DiskResult:
-    argv = [python, "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider", *tests]
+    argv = tests_argv(python, tests)
     if not tests:
         return DiskResult("tests", "skipped", 0.0, argv, [], "no test module imports what changed")
     outcome, ms, output, code = await run_bounded("tests", argv, root, timeout_s)

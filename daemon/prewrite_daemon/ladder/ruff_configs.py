@@ -25,6 +25,7 @@ from prewrite.files import read_text, regular_stat
 from prewrite_daemon.ladder.ruff_trust import CONFIG_NAMES, dig, extended_config
 
 RUFF_CONFIG_FILES = ("ruff.toml", ".ruff.toml")
+_BY_PRECEDENCE = (".ruff.toml", "ruff.toml")  # in one directory, ruff reads the first it finds
 MAX_EXTENDS = 64  # a longer extend chain is a cycle or an attack: ruff reports the first
 _PARSE_FAILED = re.compile(r"Failed to parse (/\S+)")
 _EXCERPT = re.compile(r"^\s*\d*\s*\|.*$\n?", re.MULTILINE)
@@ -33,17 +34,25 @@ _LEFT_OUT = "  [prewrite: the quoted lines are left out: they are not the worksp
 
 def ruff_configured(path: Path) -> bool:
     """Whether ruff's discovery finds a project configuration for ``path`` (a file)."""
+    return ruff_config_for(path) is not None
+
+
+def ruff_config_for(path: Path) -> Path | None:
+    """The project configuration ruff's discovery finds for ``path`` (a file): the nearest
+    directory holding one, and in it ``.ruff.toml`` before ``ruff.toml`` before a
+    ``pyproject.toml`` with ``[tool.ruff]`` (ruff's order); None: ruff runs its defaults."""
     for directory in path.parents:
-        if any((directory / name).is_file() for name in RUFF_CONFIG_FILES):
-            return True
+        for name in _BY_PRECEDENCE:
+            if (directory / name).is_file():
+                return directory / name
         pyproject = directory / "pyproject.toml"
         try:
             stat = pyproject.stat()
         except OSError:
             continue
         if _configures_ruff(str(pyproject), stat.st_mtime_ns, stat.st_size):
-            return True
-    return False
+            return pyproject
+    return None
 
 
 @lru_cache(maxsize=256)
