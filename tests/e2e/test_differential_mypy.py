@@ -51,10 +51,10 @@ pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 MIN_PATCHES = 20
 MIN_CROSS_FILE = 5
 MIN_EACH_VERDICT = 5
-# No typecheck key: the checker is chosen from the configuration, and httpx configures mypy.
-# allow_relaxation: the policy refuses any ``[tool.mypy]`` change without it; with it, a settings
-# change is judged by the cold run alone (``check.config_change``), as the oracle models.
-MYPY_JUDGES = "\n[tool.prewrite]\nformat = false\nlint = false\nallow_relaxation = true\n"
+# No typecheck key: the checker is chosen from the configuration, and httpx configures mypy. A
+# ``[tool.mypy]`` change is judged under the settings before it and after it
+# (``check.config_change``), as the oracle models.
+MYPY_JUDGES = "\n[tool.prewrite]\nformat = false\nlint = false\n"
 
 
 @pytest.fixture(scope="module")

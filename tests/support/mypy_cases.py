@@ -94,7 +94,7 @@ DESIGNED_RED: dict[str, bool] = {
     "new_module_clean": False,
     "config_tighten": True,
     "config_relax": False,
-    "config_relax_with_code": False,  # under ``allow_relaxation``, as the workload sets
+    "config_relax_with_code": True,  # red under the settings before it (no allow_relaxation)
 }
 
 
