@@ -17,6 +17,7 @@ from prewrite_daemon.backends.pyright_command import (
 )
 from prewrite_daemon.languages.checkers import choose, mypy_config_file
 from prewrite_daemon.languages.python.mypy import mypy_settings, targets
+from prewrite_daemon.languages.python.mypy_ci import CiMypy, ci_mypy
 from prewrite_daemon.languages.readers import disk_reader
 from prewrite_daemon.languages.registry import languages_for
 
@@ -193,3 +194,36 @@ def test_a_pinned_version_is_named_when_another_judges(tmp_path: Path) -> None:
     origin = pyright_origin(tmp_path, [], may_run_own=True)
     bundled = dist_version(pyright_dist())
     assert origin.label == f"pyright {bundled} (bundled; the repository pins 1.1.390)"
+
+
+def test_ci_mypy_is_followed(tmp_path: Path) -> None:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "a.py").write_text("")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "t.py").write_text("")
+    (tmp_path / "pyproject.toml").write_text("[tool.mypy]\n")
+    assert ci_mypy(tmp_path) == CiMypy()
+    assert targets(tmp_path) == ["src", "tests"]
+    workflow = tmp_path / ".github" / "workflows" / "ci.yml"
+    workflow.parent.mkdir(parents=True)
+    workflow.write_text(
+        "on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n"
+        "      - run: mypy --strict --follow-imports=skip --python-version 3.10 src\n"
+    )
+    ci = ci_mypy(tmp_path)
+    assert ci.targets == ("src",)
+    assert ci.flags == ("--strict", "--python-version", "3.10")
+    assert ci.not_followed == ("--follow-imports skip",)
+    assert ci.where == ".github/workflows/ci.yml:6"
+    assert targets(tmp_path, None, ci) == ["src"]  # CI's, not the layout's
+
+
+def test_ci_targets_outside_the_root_are_not_followed(tmp_path: Path) -> None:
+    workflow = tmp_path / ".github" / "workflows" / "ci.yml"
+    workflow.parent.mkdir(parents=True)
+    workflow.write_text(
+        "on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n"
+        "      - run: mypy --strict ../elsewhere\n"
+    )
+    ci = ci_mypy(tmp_path)
+    assert (ci.targets, ci.flags) == ((), ("--strict",))  # its settings still count

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from prewrite_daemon.doctor.ci_commands import recognise, recognise_text
-from prewrite_daemon.doctor.ci_files import read_ci
+from prewrite_daemon.ci.commands import recognise, recognise_text
+from prewrite_daemon.ci.files import read_ci
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -84,15 +84,22 @@ def test_mypy_targets_and_strict_flag_differ(tmp_path: Path) -> None:
     assert (mypy.tool, mypy.config, mypy.targets) == (
         "mypy",
         "pyproject.toml",
-        ["scripts", "src", "tests"],
+        ["src", "tests"],  # CI's targets, followed (languages.python.mypy_ci)
     )
-    assert mypy.command[-3:] == ["scripts", "src", "tests"]
-    assert _kinds(report) == [
-        ("typecheck", "targets", "mypy"),
-        ("typecheck", "flags", "mypy"),
-    ]
-    assert "prewrite's checks scripts, src, tests" in _only(report, "targets").message
-    assert "CI passes --strict on mypy's command line" in _only(report, "flags").message
+    assert mypy.command[-3:] == ["--strict", "src", "tests"]  # and its --strict
+    assert _kinds(report) == []
+
+
+def test_ci_mypy_settings_prewrite_does_not_follow_differ(tmp_path: Path) -> None:
+    files = {
+        ".github/workflows/ci.yml": MYPY_STRICT.replace("--strict", "--follow-imports=skip"),
+        "pyproject.toml": "[tool.mypy]\n",
+        "src/pkg/__init__.py": "",
+        "tests/test_a.py": "",
+    }
+    report = _examine(_repo(tmp_path, files))
+    assert _kinds(report) == [("typecheck", "flags", "mypy")]
+    assert "CI passes --follow-imports skip on mypy's" in _only(report, "flags").message
 
 
 def test_a_pre_commit_pin_of_another_ruff(tmp_path: Path) -> None:
@@ -179,7 +186,7 @@ def test_exit_status(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert "not a directory" in capsys.readouterr().err
     assert main(["/"]) == 2
     assert main([str(tmp_path), "--python", "relative/python"]) == 1  # every check would fail
-    assert "interpreter: the interpreter path must be absolute" in capsys.readouterr().out
+    assert "interpreter: interpreter not found" in capsys.readouterr().out
     clean = _repo(tmp_path / "clean", {"a.py": ""})
     assert main([str(clean), "--python", sys.executable]) == 0
     _repo(clean, {".github/workflows/ci.yml": MYPY_STRICT})

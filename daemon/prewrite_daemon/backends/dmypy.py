@@ -27,7 +27,7 @@ from prewrite_daemon.backends.mypy_output import MypyOutputError, parse_report
 from prewrite_daemon.backends.process import run_captured
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Callable, Mapping, Sequence
     from pathlib import Path
 
     from prewrite_daemon.backends.base import FileEvent, RawDiagnostic
@@ -50,12 +50,14 @@ class DmypyBackend:
         python_executable: str,
         state_dir: Path,
         targets: Callable[[], list[str]],
+        extra: Sequence[str] = (),
     ) -> None:
         self.shadow_root = shadow_root
         self.tool = tool
         self._python_executable = python_executable
         self._status = state_dir / "dmypy.json"
         self._targets = targets
+        self._extra = tuple(extra)  # CI's settings on mypy's command line
         self._state = BackendState.EXITED
         self._child = Child("dmypy", self._lost)
         self._laid: set[str] = set()  # files dmypy may have read otherwise than the shadow has them
@@ -87,7 +89,7 @@ class DmypyBackend:
         self._state = BackendState.STARTING
         self._status.parent.mkdir(parents=True, exist_ok=True)
         self._status.unlink(missing_ok=True)
-        argv = daemon_argv(self.tool, self._status, self._python_executable)
+        argv = daemon_argv(self.tool, self._status, self._python_executable, self._extra)
         await self._child.spawn(argv, self.shadow_root, dict(os.environ), _drain)
         deadline = time.monotonic() + timeout_s
         while not self._status.is_file():

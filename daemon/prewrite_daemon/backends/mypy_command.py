@@ -21,6 +21,10 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 # Every run, warm and cold: JSON lines (``backends.mypy_output``), no cache written beside the
 # sources (the daemon keeps its state in memory; the cold run is cold by definition).
@@ -90,14 +94,17 @@ def untrusted_shim(state_dir: Path, site_dirs: list[Path]) -> str:
     return str(path)
 
 
-def mypy_flags(python_executable: str) -> list[str]:
-    return [*COMMON_FLAGS, "--python-executable", python_executable]
+def mypy_flags(python_executable: str, extra: Sequence[str] = ()) -> list[str]:
+    """``extra``: settings CI gives on its command line (``languages.python.mypy_ci``)."""
+    return [*COMMON_FLAGS, "--python-executable", python_executable, *extra]
 
 
-def daemon_argv(tool: MypyTool, status_file: Path, python_executable: str) -> list[str]:
+def daemon_argv(
+    tool: MypyTool, status_file: Path, python_executable: str, extra: Sequence[str] = ()
+) -> list[str]:
     """The warm server, in the foreground (a child we supervise, not a daemon that forks)."""
     return [tool.python, "-m", "mypy.dmypy", "--status-file", str(status_file), "daemon",
-            "--", *mypy_flags(python_executable)]  # fmt: skip
+            "--", *mypy_flags(python_executable, extra)]  # fmt: skip
 
 
 def check_argv(tool: MypyTool, status_file: Path, targets: list[str]) -> list[str]:
@@ -110,6 +117,8 @@ def stop_argv(tool: MypyTool, status_file: Path) -> list[str]:
     return [tool.python, "-m", "mypy.dmypy", "--status-file", str(status_file), "stop"]
 
 
-def cli_argv(tool: MypyTool, python_executable: str, targets: list[str]) -> list[str]:
+def cli_argv(
+    tool: MypyTool, python_executable: str, targets: list[str], extra: Sequence[str] = ()
+) -> list[str]:
     """The cold CLI of the same mypy: the oracle, and the judge of configuration changes."""
-    return [tool.python, "-m", "mypy", *mypy_flags(python_executable), *targets]
+    return [tool.python, "-m", "mypy", *mypy_flags(python_executable, extra), *targets]

@@ -16,11 +16,13 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from prewrite_daemon.doctor.report import CiPin, CiRun, Mismatch, RungTool
+from prewrite_daemon.doctor.report import Mismatch, RungTool
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from pathlib import Path
+
+    from prewrite_daemon.ci.runs import CiPin, CiRun
 
 # CI's tool -> (the rung, the rung's tool that answers for it; "" when none does)
 RUNG_OF = {
@@ -223,17 +225,25 @@ def _targets(tool: RungTool, run: CiRun) -> list[Mismatch]:
 
 
 def _flags(tool: RungTool, run: CiRun) -> list[Mismatch]:
-    if not run.flags or run.tool == "pytest":
+    """CI's command-line settings prewrite's command does not carry (mypy follows some:
+    ``languages.python.mypy_ci``)."""
+    missing = [f for f in run.flags if not _carried(f, tool.command)]
+    if not missing or run.tool == "pytest":
         return []
     home = tool.config or "a configuration file"
     return [
         Mismatch(
             tool.rung,
             "flags",
-            f"CI passes {' '.join(run.flags)} on {run.tool}'s "
-            f"command line ({WHERE}); prewrite passes no settings there, its "
-            f"{tool.tool} reads {home} alone: put them there so both read them",
+            f"CI passes {' '.join(missing)} on {run.tool}'s "
+            f"command line ({WHERE}); prewrite does not pass them, its "
+            f"{tool.tool} reads {home} for them: put them there so both read them",
             run.where,
             tool.tool,
         )
     ]
+
+
+def _carried(flag: str, command: list[str]) -> bool:
+    words = flag.split(" ")
+    return any(command[i : i + len(words)] == words for i in range(len(command)))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from prewrite_daemon.doctor.ci_files import read_ci
+from prewrite_daemon.ci.files import read_ci
 from prewrite_daemon.doctor.compare import mismatches
 from prewrite_daemon.doctor.ladder_tools import rung_tools
 from prewrite_daemon.doctor.report import Report

@@ -193,7 +193,7 @@ def _mypy(place: Place, choice: Choice, state: str, problems: list[str]) -> Rung
         return RungTool("typecheck", "mypy", state, config=config, chosen_by=choice.chosen_by)
     if env.refusal is not None:
         problems.append(f"mypy will not run: {env.refusal}")
-    found = targets(place.root)
+    found = targets(place.root, None, env.ci)  # CI's, where prewrite follows them
     return RungTool(
         "typecheck",
         "mypy",
@@ -201,7 +201,7 @@ def _mypy(place: Place, choice: Choice, state: str, problems: list[str]) -> Rung
         env.tool.version,
         env.tool.origin,
         config,
-        cli_argv(env.tool, env.python_executable, found),
+        cli_argv(env.tool, env.python_executable, found, env.ci.flags),
         choice.chosen_by,
         [] if env.refusal is None else [env.refusal],
         found,

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import msgspec
 
+from prewrite_daemon.ci.runs import CiPin as CiPin
+from prewrite_daemon.ci.runs import CiRun as CiRun
+
 
 class RungTool(msgspec.Struct, frozen=True):
     """One tool a rung runs, as prewrite runs it."""
@@ -22,26 +25,6 @@ class RungTool(msgspec.Struct, frozen=True):
     notes: list[str] = []
     targets: list[str] | None = None  # mypy's targets (None: not a mypy rung)
     workspace_version: str | None = None  # the workspace's installed one, when another runs
-
-
-class CiRun(msgspec.Struct, frozen=True):
-    """One invocation of a tool found in the repository's CI files."""
-
-    tool: str  # "ruff check", "ruff format", "mypy", "pyright", "basedpyright", "pytest", "tsc"
-    where: str  # "path:line"
-    command: str  # as found (shortened)
-    version: str | None = None  # pinned by the invocation itself (uvx ruff@0.6.9, a hook's rev)
-    config: str | None = None  # a configuration file it names (root-relative)
-    targets: list[str] | None = None  # what it checks (None: not known, e.g. a pre-commit hook)
-    flags: list[str] = []  # settings given on the command line (--strict, --select E,F)
-
-
-class CiPin(msgspec.Struct, frozen=True):
-    """A version of a tool that CI installs (``ruff==0.6.9``, a hook's ``rev``)."""
-
-    package: str  # ruff, mypy, pyright, basedpyright, pytest, typescript
-    version: str
-    where: str
 
 
 class Mismatch(msgspec.Struct, frozen=True):

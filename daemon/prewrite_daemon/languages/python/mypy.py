@@ -11,10 +11,11 @@ same set for the usual layout.
 from __future__ import annotations
 
 import configparser
+import hashlib
 import os
 import re
 import tomllib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +26,7 @@ from prewrite_daemon.backends.mypy_output import parse_report
 from prewrite_daemon.backends.process import run_captured
 from prewrite_daemon.languages.checkers import MYPY_INI, mypy_config_file
 from prewrite_daemon.languages.python.language import PYTHON, PythonEnvironment, PythonLanguage
+from prewrite_daemon.languages.python.mypy_ci import CiMypy, ci_mypy
 from prewrite_daemon.languages.readers import disk_reader
 from prewrite_daemon.shadow.scan import skipped_dir
 
@@ -91,6 +93,7 @@ class MypyEnvironment:
     tool: MypyTool
     python_executable: str  # what mypy runs to find packages (``backends.mypy_command``)
     refusal: str | None = None  # why mypy may not run for this untrusted workspace
+    ci: CiMypy = field(default_factory=CiMypy)  # CI's targets and command-line settings
 
     @property
     def checker(self) -> str:
@@ -105,7 +108,13 @@ class MypyEnvironment:
         return MypyLayout(mypy_settings(disk_reader(self.python_env.root)), outside, EveryFile())
 
     def fingerprint(self, outside: list[Path], libraries: int) -> Fingerprint:
-        return replace(self.python_env, checker=self.checker).fingerprint(outside, libraries)
+        """Python's, with mypy's version, its settings and CI's command line in it: any of them
+        moving on disk restarts dmypy (it reads its settings once, at its start)."""
+        settings = mypy_settings(disk_reader(self.python_env.root))
+        now = ci_mypy(self.python_env.root)
+        stamp = hashlib.sha256(repr((settings, now.digest)).encode()).hexdigest()[:16]
+        checker = f"{self.checker} settings {stamp}"
+        return replace(self.python_env, checker=checker).fingerprint(outside, libraries)
 
     def links(self) -> dict[str, Path]:
         return {}
@@ -114,9 +123,12 @@ class MypyEnvironment:
         return f"{self.python_env.untrusted_note()}; mypy: {self.checker}, packages read from disk"
 
 
-def targets(tree: Path, read: Reader | None = None) -> list[str]:
-    """What mypy checks under ``tree``: nothing named when its configuration names ``files``
-    (mypy reads them there), else each top-level package, directory of sources and module."""
+def targets(tree: Path, read: Reader | None = None, ci: CiMypy | None = None) -> list[str]:
+    """What mypy checks under ``tree``: what CI's mypy names (``mypy_ci``: those of its targets
+    the tree holds); else nothing named when the configuration names ``files`` (mypy reads them
+    there); else each top-level package, directory of sources and module."""
+    if ci is not None and ci.targets:
+        return [t for t in ci.targets if (tree / t).exists()]
     settings = mypy_settings(read or disk_reader(tree))[1]
     if "'files'" in settings:
         return []
@@ -165,8 +177,9 @@ class MypyLanguage:
     ) -> MypyEnvironment:
         py = self._python.environment(root, python, run_python, trusted)
         tool = find_mypy(py.site_dirs, run_python if trusted else None)
+        ci = ci_mypy(root)
         if trusted and run_python is not None:
-            return MypyEnvironment(py, tool, run_python)
+            return MypyEnvironment(py, tool, run_python, ci=ci)
         settings = mypy_settings(disk_reader(root))[1]
         unsafe = [key for key in UNSAFE_KEYS if key in settings]
         refusal = None
@@ -176,7 +189,7 @@ class MypyLanguage:
                 "the repository names; trust the workspace (prewrite trust) to use it"
             )
         shim = untrusted_shim(_shim_dir(), py.site_dirs)
-        return MypyEnvironment(py, tool, shim, refusal)
+        return MypyEnvironment(py, tool, shim, refusal, ci)
 
     def make_backend(
         self, shadow_root: Path, env: Environment, run_python: str | None,
@@ -187,9 +200,11 @@ class MypyLanguage:
         if env.refusal is not None:
             raise UntrustedWorkspace(env.refusal)
         state = shadow_root.parent / f"{shadow_root.name}.dmypy"
+        ci = env.ci
         return DmypyBackend(
-            shadow_root, env.tool, env.python_executable, state, lambda: targets(shadow_root)
-        )
+            shadow_root, env.tool, env.python_executable, state,
+            lambda: targets(shadow_root, None, ci), ci.flags,
+        )  # fmt: skip
 
     def make_ready(self, cwd: Path) -> ReadyChecker | None:
         del cwd
@@ -202,7 +217,7 @@ class MypyLanguage:
         assert isinstance(env, MypyEnvironment)
         if env.refusal is not None:
             raise UntrustedWorkspace(env.refusal)
-        argv = cli_argv(env.tool, env.python_executable, targets(tree))
+        argv = cli_argv(env.tool, env.python_executable, targets(tree, None, env.ci), env.ci.flags)
         code, out, err = await run_captured(argv, tree, None, timeout_s, "mypy")
         if code not in (0, 1):
             raise BackendFailed(f"mypy exited {code}: {(err or out)[-2000:]}")

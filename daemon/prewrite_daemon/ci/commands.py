@@ -20,7 +20,7 @@ import re
 import shlex
 from dataclasses import dataclass
 
-from prewrite_daemon.doctor.report import CiPin, CiRun
+from prewrite_daemon.ci.runs import CiPin, CiRun
 
 PACKAGES = ("ruff", "mypy", "pyright", "basedpyright", "pytest", "typescript")
 _PIN = re.compile(rf"^({'|'.join(PACKAGES)})(?:\[[^\]]*\])?(?:==|@)v?(\d[\w.+-]*)$")

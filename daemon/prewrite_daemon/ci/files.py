@@ -23,14 +23,14 @@ import yaml
 
 from prewrite.errors import UnreadableFile
 from prewrite.files import read_text
-from prewrite_daemon.doctor.ci_commands import pins_in, pins_in_text, recognise, recognise_text
-from prewrite_daemon.doctor.ci_sources import action_runs, hook_runs, run_lines
+from prewrite_daemon.ci.commands import pins_in, pins_in_text, recognise, recognise_text
+from prewrite_daemon.ci.sources import action_runs, hook_runs, run_lines
 
 if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
 
-    from prewrite_daemon.doctor.report import CiPin, CiRun
+    from prewrite_daemon.ci.runs import CiPin, CiRun
 
 WORKFLOWS = ".github/workflows"
 MAKEFILES = ("GNUmakefile", "makefile", "Makefile")

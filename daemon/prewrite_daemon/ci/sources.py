@@ -15,8 +15,8 @@ import shlex
 import msgspec
 import yaml
 
-from prewrite_daemon.doctor.ci_commands import invocation, recognise
-from prewrite_daemon.doctor.report import CiPin, CiRun
+from prewrite_daemon.ci.commands import invocation, recognise
+from prewrite_daemon.ci.runs import CiPin, CiRun
 
 # pre-commit hook repositories prewrite knows: (part of the repo URL, {hook id: tool}, package)
 KNOWN_HOOKS = (
