@@ -7,7 +7,12 @@ from typing import TYPE_CHECKING
 import pytest
 
 from prewrite.errors import BadRequest
-from prewrite_daemon.backends.mypy_command import installed_version, untrusted_shim
+from prewrite_daemon.backends.mypy_command import (
+    MypyTool,
+    installed_version,
+    mypy_flags,
+    untrusted_shim,
+)
 from prewrite_daemon.backends.mypy_output import MypyOutputError, parse_report
 from prewrite_daemon.backends.pyright_command import (
     dist_version,
@@ -227,3 +232,24 @@ def test_ci_targets_outside_the_root_are_not_followed(tmp_path: Path) -> None:
     )
     ci = ci_mypy(tmp_path)
     assert (ci.targets, ci.flags) == ((), ("--strict",))  # its settings still count
+
+
+def test_the_text_report_of_mypy_before_1_11_reads_as_the_json_one(tmp_path: Path) -> None:
+    text = "\n".join(
+        [
+            "a.py:3:5:3:9: error: Bad  [arg-type]",
+            "a.py:3:5:3:9: note: See here",
+            'b.py:1: error: Unused "type: ignore" comment  [unused-ignore]',
+            'a.py:7:1:7:2: note: Revealed type is "int"',
+        ]
+    )
+    found = parse_report(text, tmp_path)
+    first, revealed = found["a.py"]
+    assert (first.line, first.column, first.end_column, first.rule) == (2, 4, 9, "arg-type")
+    assert first.message == "Bad\nSee here"  # the note stays with its error, as in JSON
+    assert revealed.severity == "information"
+    (unused,) = found["b.py"]
+    assert (unused.line, unused.column, unused.rule) == (0, 0, "unused-ignore")
+    old = MypyTool("python", "1.10.1", "the workspace's own")
+    assert "--show-error-codes" in mypy_flags(old, "python")
+    assert "--output" in mypy_flags(MypyTool("python", "1.11.0", "x"), "python")

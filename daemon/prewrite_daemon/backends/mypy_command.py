@@ -28,7 +28,22 @@ if TYPE_CHECKING:
 
 # Every run, warm and cold: JSON lines (``backends.mypy_output``), no cache written beside the
 # sources (the daemon keeps its state in memory; the cold run is cold by definition).
-COMMON_FLAGS = ("--output", "json", "--cache-dir", os.devnull, "--no-pretty", "--no-color-output")
+COMMON_FLAGS = ("--cache-dir", os.devnull, "--no-pretty", "--no-color-output")
+JSON_FLAGS = ("--output", "json")  # mypy 1.11 and later
+# Before 1.11, the text report with every position and code (``mypy_output`` reads both).
+TEXT_FLAGS = ("--show-column-numbers", "--show-error-end", "--show-error-codes",
+              "--no-error-summary", "--hide-error-context")  # fmt: skip
+
+
+def speaks_json(version: str) -> bool:
+    """Whether this mypy version has ``--output json`` (1.11+; an unreadable version: yes)."""
+    try:
+        major, minor = (int(part) for part in version.split(".")[:2])
+    except ValueError:
+        return True
+    return (major, minor) >= (1, 11)
+
+
 _DIST = re.compile(r"^mypy-([0-9][^-]*)\.dist-info$")
 
 
@@ -94,9 +109,10 @@ def untrusted_shim(state_dir: Path, site_dirs: list[Path]) -> str:
     return str(path)
 
 
-def mypy_flags(python_executable: str, extra: Sequence[str] = ()) -> list[str]:
+def mypy_flags(tool: MypyTool, python_executable: str, extra: Sequence[str] = ()) -> list[str]:
     """``extra``: settings CI gives on its command line (``languages.python.mypy_ci``)."""
-    return [*COMMON_FLAGS, "--python-executable", python_executable, *extra]
+    report = JSON_FLAGS if speaks_json(tool.version) else TEXT_FLAGS
+    return [*report, *COMMON_FLAGS, "--python-executable", python_executable, *extra]
 
 
 def daemon_argv(
@@ -104,7 +120,7 @@ def daemon_argv(
 ) -> list[str]:
     """The warm server, in the foreground (a child we supervise, not a daemon that forks)."""
     return [tool.python, "-m", "mypy.dmypy", "--status-file", str(status_file), "daemon",
-            "--", *mypy_flags(python_executable, extra)]  # fmt: skip
+            "--", *mypy_flags(tool, python_executable, extra)]  # fmt: skip
 
 
 def check_argv(tool: MypyTool, status_file: Path, targets: list[str]) -> list[str]:
@@ -121,4 +137,4 @@ def cli_argv(
     tool: MypyTool, python_executable: str, targets: list[str], extra: Sequence[str] = ()
 ) -> list[str]:
     """The cold CLI of the same mypy: the oracle, and the judge of configuration changes."""
-    return [tool.python, "-m", "mypy", *mypy_flags(python_executable, extra), *targets]
+    return [tool.python, "-m", "mypy", *mypy_flags(tool, python_executable, extra), *targets]

@@ -9,6 +9,7 @@ stands alone (``reveal_type``) is information. Positions become 0-based, as LSP'
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any, cast
 
@@ -25,23 +26,65 @@ class MypyOutputError(ValueError):
 
 
 def parse_report(text: str, tree: Path) -> dict[str, list[RawDiagnostic]]:
-    """Diagnostics per root-relative path (``tree``-relative; absolute paths outside it stay).
+    """Diagnostics per root-relative path (``tree``-relative; absolute paths outside it stay),
+    from JSON lines (mypy 1.11+) or the text report of older versions (``_TEXT``).
 
     Any line that is not a diagnostic nor known chatter raises ``MypyOutputError``: an answer
     that cannot be read whole is no answer (a crash prints a traceback and some errors)."""
-    found: dict[str, list[RawDiagnostic]] = {}
+    items: list[dict[str, Any]] = []
     for line in text.splitlines():
         if not line.strip() or line.startswith(_CHATTER):
             continue
-        try:
-            item = cast("dict[str, Any]", json.loads(line))
-        except json.JSONDecodeError as exc:
-            raise MypyOutputError(f"not a mypy diagnostic: {line[:500]}") from exc
-        if not isinstance(item, dict) or "file" not in item:  # pyright: ignore[reportUnnecessaryIsInstance]
+        item = _json_item(line) if line.startswith("{") else _text_item(line, items)
+        if item is None:
             raise MypyOutputError(f"not a mypy diagnostic: {line[:500]}")
+        if item is not _ATTACHED:
+            items.append(item)
+    found: dict[str, list[RawDiagnostic]] = {}
+    for item in items:
         rel = _relative(str(item["file"]), tree)
         found.setdefault(rel, []).append(_diagnostic(item))
     return found
+
+
+_ATTACHED: dict[str, Any] = {}  # a note joined to the error before it
+_TEXT = re.compile(
+    r"^(?P<file>[^:]+):(?P<line>\d+)(?::(?P<column>\d+))?(?::(?P<end_line>\d+):(?P<end_column>\d+))?"
+    r": (?P<severity>error|warning|note): (?P<message>.*?)(?:  \[(?P<code>[a-z0-9-]+)\])?$"
+)
+
+
+def _json_item(line: str) -> dict[str, Any] | None:
+    try:
+        item = json.loads(line)
+    except json.JSONDecodeError:
+        return None
+    return cast("dict[str, Any]", item) if isinstance(item, dict) and "file" in item else None
+
+
+def _text_item(line: str, items: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """One line of the text report as the JSON report has it: 1-based columns become 0-based;
+    a note at the line of the error before it is that error's hint (as JSON attaches it)."""
+    found = _TEXT.match(line)
+    if found is None:
+        return None
+    g = found.groupdict()
+    item: dict[str, Any] = {
+        "file": g["file"], "line": int(g["line"]), "column": int(g["column"] or 0) - 1,
+        "end_line": int(g["end_line"] or g["line"]),
+        "end_column": int(g["end_column"] or g["column"] or -1), "message": g["message"],
+        "hint": None, "code": g["code"], "severity": g["severity"],
+    }  # fmt: skip
+    last = items[-1] if items else None
+    if (
+        g["severity"] == "note"
+        and last
+        and last["severity"] != "note"
+        and ((last["file"], last["line"]) == (item["file"], item["line"]))
+    ):
+        last["hint"] = f"{last['hint']}\n{g['message']}" if last["hint"] else g["message"]
+        return _ATTACHED
+    return item
 
 
 def _relative(file: str, tree: Path) -> str:
