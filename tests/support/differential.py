@@ -7,8 +7,8 @@ daemon's ``ok`` must say "no new error" exactly when the oracle's set has none.
 from __future__ import annotations
 
 import shutil
-from concurrent.futures import ThreadPoolExecutor
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
