@@ -93,6 +93,7 @@ def measure_mypy(
             out["warm"][p.kind] = summarize(times)
             print(f"    mypy warm {p.kind}: p50 {out['warm'][p.kind]['p50']:.0f} ms "
                   f"({len(times)} runs)", flush=True)  # fmt: skip
+        client.stop()  # the daemon this phase started: none is left behind
     return out
 
 
