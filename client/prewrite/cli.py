@@ -31,6 +31,9 @@ the patch (JSON, paths relative to --root):
     {"path": "pkg/old.py", "base_sha256": "<sha256>", "delete": true}]}
   A base_sha256 that does not match the disk fails the whole check (stale_base). An edit's
   "find" must anchor to exactly one place of the real file (find_mismatch / find_ambiguous).
+  --diff FILE|- takes a unified diff instead (git diff, diff -u, diff -ruN): applied here to
+  the files as they are now, exactly (a hunk that does not match is find_mismatch), it becomes
+  their full contents with the base_sha256 of what was read; binary patches are refused.
 
 the ladder, cheapest first, stopping at the first failure: policy (forbidden_path,
   unverifiable_extension) -> anchor -> parse -> format (ruff format, a mutation) -> lint
@@ -51,7 +54,14 @@ exit status of check:
 def _add_patch_arguments(parser: argparse.ArgumentParser, python_help: str) -> None:
     """The options ``check`` and ``apply`` share: the same patch contract and daemon use."""
     parser.add_argument("--root", required=True, help="workspace root the patch paths are under")
-    parser.add_argument("--patch", required=True, help="patch JSON file, or - for stdin")
+    given = parser.add_mutually_exclusive_group(required=True)
+    given.add_argument("--patch", help="patch JSON file, or - for stdin")
+    given.add_argument(
+        "--diff",
+        metavar="FILE",
+        help="a unified diff instead (git diff, diff -u, diff -ruN; FILE or - for stdin), "
+        "applied to the files under --root as they are now",
+    )
     parser.add_argument("--python", help=python_help)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(

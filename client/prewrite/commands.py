@@ -11,6 +11,7 @@ import msgspec
 
 from prewrite.client import DEFAULT_CALL_TIMEOUT_S, REPLY_MARGIN_S, Client
 from prewrite.daemon_start import spawn_daemon, wait_for_daemon
+from prewrite.diffs import changes_from_diff, read_diff
 from prewrite.errors import BadRequest, DaemonUnavailable
 from prewrite.files import read_stream
 from prewrite.framing import MAX_FRAME_BYTES
@@ -58,6 +59,17 @@ def _read_patch(source: str) -> Patch:
         raise BadRequest(f"invalid patch JSON: {exc}") from exc
 
 
+def _patch_of(args: argparse.Namespace) -> Patch:
+    """``--patch`` JSON, or ``--diff``: a unified diff applied to the files under ``--root`` as
+    they are now (``prewrite.diffs``); what it ignored (mode changes) is said on stderr."""
+    if args.diff is None:
+        return _read_patch(args.patch)
+    read = changes_from_diff(args.root, read_diff(args.diff))
+    for note in read.notes:
+        print(f"prewrite: note: {note}", file=sys.stderr)
+    return Patch(read.changes)
+
+
 def _patch_client(args: argparse.Namespace) -> Client:
     """A client whose handshake is bounded like the request: ``--timeout`` plus the margin."""
     handshake_s = min(DEFAULT_CALL_TIMEOUT_S, args.timeout + REPLY_MARGIN_S)
@@ -65,7 +77,7 @@ def _patch_client(args: argparse.Namespace) -> Client:
 
 
 def check(args: argparse.Namespace) -> int:
-    patch = _read_patch(args.patch)
+    patch = _patch_of(args)
     started = time.perf_counter()
     with _patch_client(args) as client:
         reply = client.check(
@@ -109,7 +121,7 @@ def _rung_text(r: RungReport) -> str:
 
 
 def apply(args: argparse.Namespace) -> int:
-    patch = _read_patch(args.patch)
+    patch = _patch_of(args)
     started = time.perf_counter()
     with _patch_client(args) as client:
         reply = client.apply(
