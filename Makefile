@@ -43,10 +43,11 @@ lint: $(STAMP)  ## ruff, pyright strict, and the package layers (import-linter, 
 	$(BIN)/pyright
 	$(BIN)/lint-imports
 
-# Two workers (pytest-xdist), the slow tier first (tests/conftest.py): the suite's tests are
-# independent, each worker has its own session daemon. PYTEST_WORKERS=0 runs them in one process.
+# Two workers (pytest-xdist), a module at a time to whichever is free, the slow tier first
+# (tests/conftest.py): the suite's modules are independent, each worker has its own session
+# daemon, a module's fixtures stay on one worker. PYTEST_WORKERS=0 runs them in one process.
 PYTEST_WORKERS ?= 2
-XDIST = $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist worksteal)
+XDIST = $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist loadscope --no-loadscope-reorder)
 
 test: $(STAMP) $(TOOLCHAINS) $(PINNED_TS)  ## all tests: unit, faults, CLI, end-to-end with the real pyright
 	$(BIN)/pytest -q $(XDIST) --durations=25

@@ -76,23 +76,26 @@ def measure_mypy(
         out["cold"][p.kind] = round(cold_mypy_ms(root, staged.python, list(p.salted(0))), 1)
         print(f"    mypy cold {p.kind}: {out['cold'][p.kind]:.0f} ms", flush=True)
     with Client() as client:
-        t = time.perf_counter()
-        first = client.check(str(root), list(chosen[0].salted(0)), python=staged.python,
-                             timeout_s=CLI_TIMEOUT_S)  # fmt: skip
-        out["first_check_ms"] = round((time.perf_counter() - t) * 1000, 1)
-        out["checker"] = next((v for v in first.verified if "judged by mypy" in v), "")
-        for p in chosen:
-            times: list[float] = []
-            for run in Budget(runs, seconds=20.0):
-                t = time.perf_counter()
-                reply = client.check(str(root), list(p.salted(run)), python=staged.python,
-                                     timeout_s=CLI_TIMEOUT_S)  # fmt: skip
-                times.append((time.perf_counter() - t) * 1000)
-                if not any("judged by mypy" in v for v in reply.verified):
-                    raise RuntimeError(f"{p.kind}: not judged by mypy: {reply.verified}")
-            out["warm"][p.kind] = summarize(times)
-            print(f"    mypy warm {p.kind}: p50 {out['warm'][p.kind]['p50']:.0f} ms "
-                  f"({len(times)} runs)", flush=True)  # fmt: skip
+        try:
+            t = time.perf_counter()
+            first = client.check(str(root), list(chosen[0].salted(0)), python=staged.python,
+                                 timeout_s=CLI_TIMEOUT_S)  # fmt: skip
+            out["first_check_ms"] = round((time.perf_counter() - t) * 1000, 1)
+            out["checker"] = next((v for v in first.verified if "judged by mypy" in v), "")
+            for p in chosen:
+                times: list[float] = []
+                for run in Budget(runs, seconds=20.0):
+                    t = time.perf_counter()
+                    reply = client.check(str(root), list(p.salted(run)), python=staged.python,
+                                         timeout_s=CLI_TIMEOUT_S)  # fmt: skip
+                    times.append((time.perf_counter() - t) * 1000)
+                    if not any("judged by mypy" in v for v in reply.verified):
+                        raise RuntimeError(f"{p.kind}: not judged by mypy: {reply.verified}")
+                out["warm"][p.kind] = summarize(times)
+                print(f"    mypy warm {p.kind}: p50 {out['warm'][p.kind]['p50']:.0f} ms "
+                      f"({len(times)} runs)", flush=True)  # fmt: skip
+        finally:
+            client.stop()  # the daemon this phase started: none is left behind
     return out
 
 

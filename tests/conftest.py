@@ -101,6 +101,7 @@ def python_exe() -> str:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The slow tier first: under ``-n 2`` (``make test``) the longest tests start at once and
-    the short ones fill the gaps, instead of one worker finishing a 5-minute test alone."""
+    """The slow tier first. Under ``make test`` (two workers, ``--dist loadscope``) a worker that
+    is free takes the next module, so the longest modules start at once, one per worker, and
+    the short ones fill the gaps: no worker ends the run alone with a 5-minute test."""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)

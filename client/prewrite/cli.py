@@ -40,6 +40,9 @@ the patch (JSON, paths relative to --root):
   base_sha256 may be left out (as MCP and the hook allow): with "edits" it means the file on
   disk now (the finds anchor them); with "content" on a new path, a new file; a rewrite or
   delete of an existing file needs it (bad_request).
+  --diff FILE|- takes a unified diff instead (git diff, diff -u, diff -ruN): applied here to
+  the files as they are now, exactly (a hunk that does not match is find_mismatch), it becomes
+  their full contents with the base_sha256 of what was read; binary patches are refused.
 
 the ladder, cheapest first, stopping at the first failure: policy (forbidden_path,
   unverifiable_extension) -> anchor -> parse -> format (ruff format; prettier or biome for
@@ -56,22 +59,26 @@ _PATCH_AND_EXITS = "\n".join((_PATCH, CHECK_EXITS, APPLY_EXITS, JSON_ON_EXIT))
 
 
 class _Parser(argparse.ArgumentParser):
-    """Usage errors raise ``_UsageError`` (``main`` reports them; with --json as JSON too)."""
+    """A usage error is reported as argparse reports it, then raised as ``bad_request`` for
+    ``main`` to exit 2 with (and, with --json, to print as the one JSON object)."""
 
     def error(self, message: str) -> NoReturn:
-        raise _UsageError(self, message)
-
-
-class _UsageError(Exception):
-    def __init__(self, parser: argparse.ArgumentParser, message: str) -> None:
-        super().__init__(message)
-        self.parser, self.message = parser, message
+        self.print_usage(sys.stderr)
+        print(f"{self.prog}: error: {message}", file=sys.stderr)
+        raise BadRequest(f"usage: {message}")
 
 
 def _add_patch_arguments(parser: argparse.ArgumentParser, python_help: str) -> None:
     """The options ``check`` and ``apply`` share: the same patch contract and daemon use."""
     parser.add_argument("--root", required=True, help="workspace root the patch paths are under")
-    parser.add_argument("--patch", required=True, help="patch JSON file, or - for stdin")
+    given = parser.add_mutually_exclusive_group(required=True)
+    given.add_argument("--patch", help="patch JSON file, or - for stdin")
+    given.add_argument(
+        "--diff",
+        metavar="FILE",
+        help="a unified diff instead (git diff, diff -u, diff -ruN; FILE or - for stdin), "
+        "applied to the files under --root as they are now",
+    )
     parser.add_argument("--python", help=python_help)
     parser.add_argument("--json", action="store_true", help=_JSON_HELP)
     parser.add_argument(
@@ -253,11 +260,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
         args = build_parser().parse_args(argv)
-    except _UsageError as exc:  # argparse's own report, and with --json the one object
-        exc.parser.print_usage(sys.stderr)
-        print(f"{exc.parser.prog}: error: {exc.message}", file=sys.stderr)
+    except BadRequest as exc:  # a usage error, reported by the parser
         if "--json" in argv:
-            print_json_error(BadRequest(f"usage: {exc.message}"))
+            print_json_error(exc)
         return EXIT_ERROR
     as_json = bool(getattr(args, "json", False))
     try:

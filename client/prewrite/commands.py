@@ -22,6 +22,7 @@ from prewrite.cli_output import (
 )
 from prewrite.client import DEFAULT_CALL_TIMEOUT_S, REPLY_MARGIN_S, Client
 from prewrite.daemon_start import spawn_daemon, wait_for_daemon
+from prewrite.diffs import changes_from_diff, read_diff
 from prewrite.errors import BadRequest, DaemonUnavailable
 from prewrite.files import read_stream
 from prewrite.framing import MAX_FRAME_BYTES
@@ -92,6 +93,17 @@ def _read_patch(source: str, root: str) -> list[FileChange]:
     return settle_omitted_bases(Path(root).resolve(), patch.changes, omitted)
 
 
+def _changes_of(args: argparse.Namespace) -> list[FileChange]:
+    """``--patch`` JSON, or ``--diff``: a unified diff applied to the files under ``--root`` as
+    they are now (``prewrite.diffs``); what it ignored (mode changes) is said on stderr."""
+    if args.diff is None:
+        return _read_patch(args.patch, args.root)
+    read = changes_from_diff(args.root, read_diff(args.diff))
+    for note in read.notes:
+        print(f"prewrite: note: {note}", file=sys.stderr)
+    return read.changes
+
+
 def _patch_client(args: argparse.Namespace) -> Client:
     """A client whose handshake is bounded like the request: ``--timeout`` plus the margin."""
     handshake_s = min(DEFAULT_CALL_TIMEOUT_S, args.timeout + REPLY_MARGIN_S)
@@ -99,7 +111,7 @@ def _patch_client(args: argparse.Namespace) -> Client:
 
 
 def check(args: argparse.Namespace) -> int:
-    changes = _read_patch(args.patch, args.root)
+    changes = _changes_of(args)
     started = time.perf_counter()
     with _patch_client(args) as client:
         reply = client.check(
@@ -114,7 +126,7 @@ def check(args: argparse.Namespace) -> int:
 
 
 def apply(args: argparse.Namespace) -> int:
-    changes = _read_patch(args.patch, args.root)
+    changes = _changes_of(args)
     started = time.perf_counter()
     with _patch_client(args) as client:
         reply = client.apply(

@@ -154,6 +154,12 @@ def test_a_malformed_patch_with_json_is_one_json_object(cli: Cli, repo: Path) ->
     assert error["message"].startswith("invalid patch JSON")
 
 
+def test_a_diff_that_is_no_diff_with_json_is_one_json_object(cli: Cli, repo: Path) -> None:
+    t = cli("check", "--json", "--root", str(repo), "--diff", "-", stdin="not a diff\n")
+    assert t.code == 2
+    assert json_error(t.out)["code"] == "bad_request"
+
+
 def test_a_rewrite_without_base_is_refused_by_the_client_as_mcp_refuses_it(
     cli: Cli, repo: Path
 ) -> None:

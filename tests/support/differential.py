@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import shutil
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -65,13 +66,19 @@ def compare(
     client: Client, workload: Workload, oracle: ColdOracle, patch: GeneratedPatch, scratch: Path
 ) -> tuple[bool, Disagreement | None]:
     """Judge ``patch`` both ways; returns the oracle's "red" verdict and any disagreement."""
-    reply = client.check(workload.root, patch.changes, python=workload.python, timeout_s=300)
-    daemon = normalize_paths(reply.diagnostics, workload.root)
     tree = write_patched_copy(workload.root, patch.changes, scratch)
     try:
-        cold = oracle.introduced(tree)
+        # The cold run on the copy and the daemon's check at once: independent processes, and
+        # the machine's second core is otherwise idle while one waits for the other.
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            cold_run = pool.submit(oracle.introduced, tree)
+            reply = client.check(
+                workload.root, patch.changes, python=workload.python, timeout_s=300
+            )
+            cold = cold_run.result()
     finally:
         shutil.rmtree(tree)
+    daemon = normalize_paths(reply.diagnostics, workload.root)
     red = any(d.severity == "error" for d in cold)
     only_daemon, only_oracle = _surplus(daemon, cold), _surplus(cold, daemon)
     if only_daemon or only_oracle or reply.ok == red:
