@@ -1,18 +1,22 @@
 """The ``prewrite`` command line: ``check`` a patch, manage the ``daemon``.
 
-Exit codes of ``check``: 0 the patch introduces no error, 1 it does, 2 anything went wrong.
+Exit codes (``cli_exits``): 0 ok, 1 the patch introduces an error (nothing written), 2 anything
+went wrong, 3 ``apply`` wrote the patch and then its tests failed. With ``--json`` every exit
+prints one JSON object, usage errors included.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
+import traceback
+from typing import TYPE_CHECKING, NoReturn
 
 from prewrite import __version__, commands, daemon_side
+from prewrite.cli_exits import APPLY_EXITS, CHECK_EXITS, EXIT_ERROR, JSON_ON_EXIT
+from prewrite.cli_output import print_error, print_json_error
 from prewrite.client import REPLY_MARGIN_S
-from prewrite.commands import EXIT_ERROR
-from prewrite.errors import PrewriteError
+from prewrite.errors import BadRequest, InternalError, PrewriteError
 from prewrite.protocol import PROTOCOL_VERSION
 from prewrite.trust import trust_file
 
@@ -20,8 +24,10 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
 _DESCRIPTION = "Check a multi-file patch in a warm type checker before it touches disk."
+_JSON_HELP = 'print one JSON object, errors too: {"error": {"code", "message", "details"}}'
+_STATUS = "show the daemon and its workspaces (checker, trusted or not); never starts it"
 
-_PATCH_AND_EXITS = """\
+_PATCH = """\
 the patch (JSON, paths relative to --root):
   {"changes": [
     {"path": "pkg/a.py", "base_sha256": "<sha256 of the bytes on disk>", "content": "<new>"},
@@ -31,24 +37,35 @@ the patch (JSON, paths relative to --root):
     {"path": "pkg/old.py", "base_sha256": "<sha256>", "delete": true}]}
   A base_sha256 that does not match the disk fails the whole check (stale_base). An edit's
   "find" must anchor to exactly one place of the real file (find_mismatch / find_ambiguous).
+  base_sha256 may be left out (as MCP and the hook allow): with "edits" it means the file on
+  disk now (the finds anchor them); with "content" on a new path, a new file; a rewrite or
+  delete of an existing file needs it (bad_request).
   --diff FILE|- takes a unified diff instead (git diff, diff -u, diff -ruN): applied here to
   the files as they are now, exactly (a hunk that does not match is find_mismatch), it becomes
   their full contents with the base_sha256 of what was read; binary patches are refused.
 
 the ladder, cheapest first, stopping at the first failure: policy (forbidden_path,
-  unverifiable_extension) -> anchor -> parse -> format (ruff format, a mutation) -> lint
-  (ruff check, new findings only) -> typecheck (pyright overlay) -> review (the workspace's
-  reviewer command, if it names one), configured by the workspace's [tool.prewrite]; --rungs
-  runs a subset (policy and anchor always run).
+  unverifiable_extension) -> anchor -> parse -> format (ruff format; prettier or biome for
+  JS/TS; a mutation) -> lint (ruff check; eslint or biome; new findings only) -> typecheck
+  (pyright or mypy; tsc) -> review (the workspace's reviewer command, if it names one),
+  configured by the workspace's [tool.prewrite]; --rungs runs a subset (policy and anchor
+  always run).
 
-output: only the diagnostics the patch introduces, as path:line:col: severity: message [rule],
-  or one JSON object with --json. The daemon starts on first use.
-
-exit status of check:
-  0  the patch introduces no error
-  1  a rung found an error the patch introduces (parse, format, lint, type check or review)
-  2  the check could not be done (refused path, unanchored edit, stale base, timeout, ...)
+output: only the diagnostics the patch introduces, as path:line:col: severity: message [rule]
+  (a message's further lines indented below it), then prewrite: lines about the run. The
+  daemon starts on first use.
 """
+_PATCH_AND_EXITS = "\n".join((_PATCH, CHECK_EXITS, APPLY_EXITS, JSON_ON_EXIT))
+
+
+class _Parser(argparse.ArgumentParser):
+    """A usage error is reported as argparse reports it, then raised as ``bad_request`` for
+    ``main`` to exit 2 with (and, with --json, to print as the one JSON object)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        print(f"{self.prog}: error: {message}", file=sys.stderr)
+        raise BadRequest(f"usage: {message}")
 
 
 def _add_patch_arguments(parser: argparse.ArgumentParser, python_help: str) -> None:
@@ -63,7 +80,7 @@ def _add_patch_arguments(parser: argparse.ArgumentParser, python_help: str) -> N
         "applied to the files under --root as they are now",
     )
     parser.add_argument("--python", help=python_help)
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--json", action="store_true", help=_JSON_HELP)
     parser.add_argument(
         "--timeout",
         type=float,
@@ -72,10 +89,11 @@ def _add_patch_arguments(parser: argparse.ArgumentParser, python_help: str) -> N
         f"has not answered {REPLY_MARGIN_S:.0f}s later is reported unresponsive",
     )
     parser.add_argument(
-        "--no-contents",
+        "--contents",
         action="store_true",
-        help="return the candidate files by reference only (path, sha256), not their text",
+        help="with --json, also give the candidate files' text (default: path and sha256 only)",
     )
+    parser.add_argument("--no-contents", action="store_true", help=argparse.SUPPRESS)  # default
     parser.add_argument(
         "--no-autostart", action="store_true", help="fail instead of starting the daemon"
     )
@@ -103,7 +121,7 @@ def _rung_list(text: str) -> list[str]:
 
 def build_parser() -> argparse.ArgumentParser:
     raw = argparse.RawDescriptionHelpFormatter
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="prewrite", description=_DESCRIPTION, epilog=_PATCH_AND_EXITS, formatter_class=raw
     )
     parser.add_argument(
@@ -117,7 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
         "check",
         help="validate a patch (policy, parse, format, lint, type check) without writing it",
         description="Run the validation ladder on a patch against --root; nothing is written.",
-        epilog=_PATCH_AND_EXITS,
+        epilog=_PATCH + "\n" + CHECK_EXITS + "\n" + JSON_ON_EXIT,
         formatter_class=raw,
     )
     _add_patch_arguments(check, "interpreter whose packages the checker resolves")
@@ -128,7 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run the ladder; only if every rung passes, write every file of the patch "
         "(the formatted bytes) in one crash-safe transaction, then run the tests that import "
         "what changed. Nothing is written when a rung fails.",
-        epilog=_PATCH_AND_EXITS,
+        epilog=_PATCH + "\n" + APPLY_EXITS + "\n" + JSON_ON_EXIT,
         formatter_class=raw,
     )
     _add_patch_arguments(apply, "interpreter for the checker and the tests")
@@ -139,7 +157,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     finish.add_argument("--root", required=True, help="workspace root")
     finish.add_argument("--python", help="interpreter")
-    finish.add_argument("--json", action="store_true", help="print one JSON object")
+    finish.add_argument("--json", action="store_true", help=_JSON_HELP)
 
     stats = sub.add_parser(
         "stats",
@@ -148,16 +166,17 @@ def build_parser() -> argparse.ArgumentParser:
         "median cost — from the daemon's local record of verdicts.",
     )
     stats.add_argument("--root", help="only verdicts for this workspace")
-    stats.add_argument("--json", action="store_true", help="print one JSON object")
+    stats.add_argument("--json", action="store_true", help=_JSON_HELP)
     stats.add_argument(
         "--no-autostart", action="store_true", help="fail instead of starting the daemon"
     )
 
     trust = sub.add_parser(
         "trust",
-        help="let a workspace run its own code (interpreter, ruff, tests, finish)",
-        description="Trust ROOT (and everything below it): checks then run its interpreter and "
-        "its ruff as CI does, and apply/finish run its tests and commands. An untrusted "
+        help="let a workspace run its own code (interpreter, ruff, node tools, tests, finish)",
+        description="Trust ROOT (and everything below it): checks then run its own tools as CI "
+        "does (its interpreter and ruff for Python; typescript, prettier, eslint, biome from its "
+        "node_modules), and apply/finish run its tests and commands. An untrusted "
         "workspace is checked without running anything it contains. The list is yours "
         f"({trust_file()}), never the repository's.",
     )
@@ -224,7 +243,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=raw,
     )
     doctor.add_argument("root", nargs="?", help="workspace root (default: the current directory)")
-    doctor.add_argument("--json", action="store_true", help="print one JSON object")
+    doctor.add_argument("--json", action="store_true", help=_JSON_HELP)
     doctor.add_argument("--python", help="the interpreter checks would be given (as check's)")
 
     daemon = sub.add_parser("daemon", help="start, stop or inspect the per-user daemon")
@@ -232,13 +251,20 @@ def build_parser() -> argparse.ArgumentParser:
     start = dsub.add_parser("start", help="start the daemon in the background")
     start.add_argument("--idle-timeout", type=float, help="exit after this many idle seconds")
     dsub.add_parser("stop", help="stop the daemon")
-    status = dsub.add_parser("status", help="show the daemon and its workspaces")
-    status.add_argument("--json", action="store_true", help="print one JSON object")
+    for status in (dsub.add_parser("status", help=_STATUS), sub.add_parser("status", help=_STATUS)):
+        status.add_argument("--json", action="store_true", help=_JSON_HELP)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except BadRequest as exc:  # a usage error, reported by the parser
+        if "--json" in argv:
+            print_json_error(exc)
+        return EXIT_ERROR
+    as_json = bool(getattr(args, "json", False))
     try:
         if args.command == "lsp":
             from prewrite.lsp_relay import run_lsp  # only an editor needs the relay
@@ -250,10 +276,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_hook(autostart=not args.no_autostart, roots=args.root)
         return _COMMANDS[args.command](args)
     except PrewriteError as exc:
-        print(f"prewrite: error [{exc.code}]: {exc}", file=sys.stderr)
-        return EXIT_ERROR
+        print_error(exc, as_json)
     except KeyboardInterrupt:
-        return EXIT_ERROR
+        print_error(InternalError("interrupted"), as_json)
+    except Exception as exc:  # a bug: its traceback, and still exit 2 (never 1, "refused")
+        traceback.print_exc()
+        print_error(InternalError(f"{type(exc).__name__}: {exc}"), as_json)
+    return EXIT_ERROR
 
 
 _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
@@ -263,6 +292,7 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "stats": commands.stats,
     "trust": commands.trust,
     "daemon": commands.daemon,
+    "status": commands.status,
     "mcp": daemon_side.mcp,
     "doctor": daemon_side.doctor,
 }

@@ -13,7 +13,7 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from prewrite.commands import EXIT_ERROR
+from prewrite.cli_exits import EXIT_ERROR
 
 if TYPE_CHECKING:
     import argparse

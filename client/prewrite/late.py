@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from prewrite.reply_text import diagnostic_lines
+
 if TYPE_CHECKING:
     from prewrite.protocol import LateFinding
 
@@ -26,8 +28,7 @@ def late_finding_lines(findings: list[LateFinding]) -> list[str]:
             "are in the tree now and later checks will not report them:"
         )
         for d in f.diagnostics[:SHOWN]:
-            rule = f" [{d.rule}]" if d.rule else ""
-            lines.append(f"  {d.path}:{d.line}:{d.column}: {d.severity}: {d.message}{rule}")
+            lines += diagnostic_lines(d, "  ")
         if len(f.diagnostics) > SHOWN:
             lines.append(f"  ... and {len(f.diagnostics) - SHOWN} more")
     return lines

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from prewrite.reply_text import diagnostic_lines
+
 if TYPE_CHECKING:
     from prewrite.protocol import Suppression
 
@@ -28,8 +30,7 @@ def suppression_lines(suppressions: list[Suppression]) -> list[str]:
         else:
             lines.append(f"{head}; {s.note or 'what it hides is not known'}")
         for d in s.hidden[:SHOWN]:
-            rule = f" [{d.rule}]" if d.rule else ""
-            lines.append(f"  {d.path}:{d.line}:{d.column}: {d.severity}: {d.message}{rule}")
+            lines += diagnostic_lines(d, "  ")
         if len(s.hidden) > SHOWN:
             lines.append(f"  ... and {len(s.hidden) - SHOWN} more")
     return lines

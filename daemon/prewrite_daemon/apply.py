@@ -42,8 +42,10 @@ if TYPE_CHECKING:
 
 
 def _report(result: DiskResult) -> RungReport:
+    """A disk rung as a rung report: a timeout fails; a skipped rung's detail is why."""
     outcome = "fail" if result.outcome in ("fail", "timeout") else result.outcome
-    return RungReport(result.rung, outcome, result.ms, result.outcome)
+    detail = result.output if outcome == "skipped" else result.outcome
+    return RungReport(result.rung, outcome, result.ms, detail)
 
 
 async def apply_patch(
@@ -109,7 +111,7 @@ async def _disk_rungs(
     results: list[DiskResult] = []
     python = ws.run_python  # None: another repository's interpreter (interpreter_trust)
     if config.tests and python is None:
-        note = "not run: the interpreter given is another repository's code, read but never run"
+        note = "the interpreter given is another repository's code, read but never run"
         results.append(DiskResult("tests", "skipped", 0.0, [], [], note))
     elif config.tests and python is not None:
         tests = affected_tests(ws.graph, changed, set(ws.shadow.files))
@@ -126,7 +128,7 @@ async def finish_rungs(root: Path, config: LadderConfig) -> list[DiskResult]:
 
 
 def _untrusted(rung: str) -> DiskResult:
-    note = "not run: the workspace is not trusted to run its own code (prewrite trust ROOT)"
+    note = "the workspace is not trusted (prewrite trust ROOT)"
     return DiskResult(rung, "skipped", 0.0, [], [], note)
 
 

@@ -107,8 +107,8 @@ GREEN = "def f() -> int:\n    return 2\n"
 def test_a_red_patch_exits_1_and_names_the_broken_importer(cli: Cli, repo: Path) -> None:
     t = check(cli, repo, "--patch", str(write_patch(repo, RED)))
     assert t.code == 1, t.err
-    # b.py:3:10: error: Type "str" is not ... "int"\n    "str" is not ... [reportAssignmentType]
-    assert re.match(r"b\.py:3:\d+: error: [^\n]+\n.* \[reportAssignmentType\]\n", t.out), t.out
+    # b.py:3:10: error: Type "str" is not ... "int" [reportAssignmentType]\n    "str" is not ...
+    assert re.match(r"b\.py:3:\d+: error: [^\n]+ \[reportAssignmentType\]\n {4}\S", t.out), t.out
     assert t.out.splitlines()[-1].startswith("prewrite: FAILED at typecheck: 1 new error(s)")
     assert (repo / "a.py").read_text() == A_PY  # checked, never written
 
@@ -125,12 +125,22 @@ def test_json_output_for_a_patch_on_stdin(cli: Cli, repo: Path) -> None:
     patch = write_patch(repo, RED).read_text()
     t = check(cli, repo, "--patch", "-", "--json", stdin=patch)
     assert t.code == 1, t.err
+    assert '"op"' not in t.out  # the reply's fields, not the wire frame
     reply = msgspec.json.decode(t.out, type=CheckReply)
     assert reply.ok is False
     assert [(d.path, d.line, d.rule) for d in reply.diagnostics] == [
         ("b.py", 3, "reportAssignmentType")
     ]
     assert set(reply.checked_files) == {"a.py", "b.py"}
+
+
+def test_an_edit_without_a_base_is_anchored_to_the_disk_now(cli: Cli, repo: Path) -> None:
+    """As MCP and the hook take it: no base_sha256 on an edit is the file as it is now."""
+    edit = {"find": "return 1", "replace": "return 2"}
+    patch = json.dumps({"changes": [{"path": "a.py", "edits": [edit]}]})
+    t = check(cli, repo, "--patch", "-", stdin=patch)
+    assert t.code == 0, t.err
+    assert t.out.splitlines()[-1].startswith("prewrite: ok: 0 new error(s)")
 
 
 def test_a_stale_base_exits_2(cli: Cli, repo: Path) -> None:
@@ -159,6 +169,8 @@ def test_daemon_lifecycle_from_the_command_line(repo: Path) -> None:
             assert t.code == 0, t.err
             assert f"daemon pid {status.pid}" in t.out
             assert str(repo.resolve()) in t.out
+            alias = c("status")  # the top-level alias; its first line has the uptime
+            assert alias.out.splitlines()[1:] == t.out.splitlines()[1:]
 
             t = c("daemon", "status", "--json")
             assert t.code == 0, t.err

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from prewrite import Client, change_file, new_file
-from prewrite.commands import print_human
+from prewrite.cli_output import print_check
 from prewrite.errors import BadRequest
 from prewrite.hook import run_hook
 from prewrite.protocol import CheckRequest
@@ -79,7 +79,7 @@ def test_a_type_ignore_on_its_own_error_is_green_and_reported(
     assert [(d.path, d.line, d.rule) for d in s.hidden] == [("pkg/core.py", 2, "reportReturnType")]
     step = next(r for r in reply.rungs if r.rung == "suppressions")
     assert (step.outcome, "run again without them: typecheck" in step.detail) == ("pass", True)
-    print_human(reply, 1.0)
+    print_check(reply, 1.0)
     out = capsys.readouterr().out
     assert "prewrite: suppression: pkg/core.py:2:20: the patch adds `# type: ignore`" in out
     assert "which hides 1 diagnostic(s) it introduces:\n  pkg/core.py:2:12: error: Type" in out

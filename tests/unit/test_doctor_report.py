@@ -3,6 +3,7 @@ run it, beside CI, the mismatches marked — and none where the two agree."""
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from typing import TYPE_CHECKING
@@ -192,6 +193,15 @@ def test_exit_status(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     _repo(clean, {".github/workflows/ci.yml": MYPY_STRICT})
     assert main([str(clean), "--python", sys.executable, "--json"]) == 1
     assert '"ok":false' in capsys.readouterr().out
+
+
+def test_json_on_bad_input_is_one_error_object(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([str(tmp_path / "missing"), "--json"]) == 2
+    out, err = capsys.readouterr()
+    assert "not a directory" in err
+    assert json.loads(out)["error"]["code"] == "invalid_workspace"
 
 
 def test_a_checker_prewrite_judges_with_that_ci_does_not_run(tmp_path: Path) -> None:

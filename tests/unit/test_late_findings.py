@@ -9,7 +9,7 @@ import msgspec
 import pytest
 from mcp.types import TextContent
 
-from prewrite.commands import print_human, print_stats
+from prewrite.cli_output import print_check, print_stats
 from prewrite.protocol import CheckReply, Diagnostic, LateFinding, StatsReply
 from prewrite_daemon.agents.answers import check_result
 from prewrite_daemon.ladder.record import MISSES_SHOWN, VerdictRecord
@@ -30,7 +30,7 @@ REPLY = CheckReply(True, [], ["app/other.py"], {}, late_findings=[LATE])
 def test_the_cli_prints_the_late_finding_apart_from_the_verdict(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    print_human(REPLY, 12.0)
+    print_check(REPLY, 12.0)
     out = capsys.readouterr().out.splitlines()
     late = next(i for i, line in enumerate(out) if "LATE FINDING" in line)
     assert out[late].startswith("prewrite: LATE FINDING: the check of app/core.py at 2026-12-02T")

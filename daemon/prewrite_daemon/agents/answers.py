@@ -7,18 +7,20 @@ introduced diagnostic in compiler style, the rung that failed, the receipt, any 
 with what it hides (``prewrite.suppression_text``), and the text of any
 file whose ``content`` the formatter changed (that text, not the one sent, is what ``apply``
 writes; an edited file's final text is in the structured ``files``). Structured
-content is the wire reply itself (``prewrite.protocol``), so it never drifts from the CLI's
-``--json``.
+content is the reply's fields (``prewrite.reply_json``), the very object the CLI's ``--json``
+prints, so the two never drift; a model reads the text as a user reads the CLI
+(``prewrite.reply_text``).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-import msgspec
 from mcp.types import CallToolResult, TextContent
 
 from prewrite.late import late_finding_lines
+from prewrite.reply_json import error_object, reply_fields
+from prewrite.reply_text import diagnostic_lines, disk_lines, rungs_line, verdict_text
 from prewrite.suppression_text import suppression_lines
 from prewrite_daemon.agents.guide import ERROR_HINTS
 
@@ -26,7 +28,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from prewrite.errors import PrewriteError
-    from prewrite.protocol import ApplyReply, CheckReply, DiskResult, StatusReply
+    from prewrite.protocol import ApplyReply, CheckReply, Message, StatusReply
 
 FORMATTED_TEXT_LIMIT = 20_000  # chars of one formatted file shown in the text (all in `files`)
 
@@ -40,7 +42,7 @@ def apply_result(reply: ApplyReply, sent: Mapping[str, str]) -> CallToolResult:
     lines = _check_lines(reply.check, sent)
     lines += [f"wrote {f.path} (sha256 {f.sha256})" if f.sha256 else f"deleted {f.path}"
               for f in reply.written]  # fmt: skip
-    lines += _disk_lines(reply.disk)
+    lines += disk_lines(reply.disk)
     if reply.rolled_back:
         lines.append("a disk rung failed: the previous bytes were put back")
     if not reply.written:
@@ -53,7 +55,8 @@ def apply_result(reply: ApplyReply, sent: Mapping[str, str]) -> CallToolResult:
 def status_result(reply: StatusReply) -> CallToolResult:
     lines = [f"prewrite daemon {reply.version}, pid {reply.pid}, up {reply.uptime_s:.0f}s"]
     lines += [
-        f"  {w.root} [{w.language}, {w.checker or 'checker not started'}] {w.backend_state}, "
+        f"  {w.root} [{w.language}, {w.checker or 'checker not started'}, "
+        f"{'trusted' if w.trusted else 'untrusted'}] {w.backend_state}, "
         f"{w.checks} check(s), python {w.python}"
         for w in reply.workspaces
     ]
@@ -69,14 +72,8 @@ def error_result(error: PrewriteError) -> CallToolResult:
     lines = [f"error {error.code}: {error.message}"]
     lines += [f"  {d.path}: {d.message}" if d.path else f"  {d.message}" for d in error.details]
     lines.append(f"what to do: {hint}")
-    structured = {
-        "error": {
-            "code": error.code,
-            "message": error.message,
-            "details": msgspec.to_builtins(error.details),
-            "hint": hint,
-        }
-    }
+    structured = error_object(error)  # the CLI's --json error, with what to do
+    structured["error"]["hint"] = hint
     return CallToolResult(
         content=[TextContent(type="text", text="\n".join(lines))],
         structured_content=structured,
@@ -84,31 +81,18 @@ def error_result(error: PrewriteError) -> CallToolResult:
     )
 
 
-def _result(text: str, reply: msgspec.Struct) -> CallToolResult:
-    structured: dict[str, Any] = msgspec.to_builtins(reply)
-    structured.pop("op", None)  # the wire tag says nothing a tool result needs
+def _result(text: str, reply: Message) -> CallToolResult:
+    structured = reply_fields(reply)  # the CLI's --json: the fields, no wire tag at any depth
     return CallToolResult(
         content=[TextContent(type="text", text=text)], structured_content=structured
     )
 
 
 def _check_lines(reply: CheckReply, sent: Mapping[str, str]) -> list[str]:
-    errors = sum(1 for d in reply.diagnostics if d.severity == "error")
-    others = len(reply.diagnostics) - errors
-    verdict = "ok" if reply.ok else f"FAILED at {reply.failed_rung or 'typecheck'}"
-    lines = [
-        f"verdict: {verdict}: {errors} new error(s), {others} new warning(s) in "
-        f"{len(reply.checked_files)} type-checked file(s)"
-    ]
-    for d in reply.diagnostics:
-        rule = f" [{d.rule}]" if d.rule else ""
-        lines.append(f"{d.path}:{d.line}:{d.column}: {d.severity}: {d.message}{rule}")
-    rungs = ", ".join(
-        f"{r.rung} {r.outcome}" + (f" ({r.detail})" if r.detail not in ("", r.outcome) else "")
-        for r in reply.rungs
-    )
-    if rungs:
-        lines.append(f"rungs: {rungs}")
+    lines = [f"verdict: {verdict_text(reply)}"]
+    lines += [line for d in reply.diagnostics for line in diagnostic_lines(d)]
+    if reply.rungs:
+        lines.append(f"rungs: {rungs_line(reply.rungs)}")
     if reply.verified:
         lines.append(f"verified: {'; '.join(reply.verified)}")
     lines += [f"not verified: {line}" for line in reply.not_verified]
@@ -127,14 +111,4 @@ def _check_lines(reply: CheckReply, sent: Mapping[str, str]) -> list[str]:
             shown = f.content[:FORMATTED_TEXT_LIMIT]
             cut = "" if len(shown) == len(f.content) else "\n[... cut; whole text in `files`]"
             lines.append(f"--- {f.path} as it would be written ---\n{shown}{cut}\n---")
-    return lines
-
-
-def _disk_lines(results: list[DiskResult]) -> list[str]:
-    lines: list[str] = []
-    for d in results:
-        lines.append(f"{d.rung}: {d.outcome} in {d.ms:.0f} ms ({' '.join(d.command)})")
-        lines += [f"  failed: {test}" for test in d.failed]
-        if d.outcome in ("fail", "timeout"):
-            lines += ["  | " + line for line in d.output.splitlines()[-20:]]
     return lines

@@ -9,11 +9,13 @@ has one, so a new error class cannot reach a model unexplained.
 from __future__ import annotations
 
 INSTRUCTIONS = """\
-prewrite checks a multi-file Python patch BEFORE it touches disk: it applies the patch in \
-memory, formats it with ruff, lints it with ruff and type-checks it with a warm pyright, \
-and reports only the problems the patch introduced (also in files the patch does not touch \
-but that import what it changed). Use `check` to validate a change, `apply` to validate and \
-then write it all-or-nothing, `status` to see the daemon and its workspaces."""
+prewrite checks a multi-file patch (Python, TypeScript / JavaScript, and the configuration and \
+text files beside them) BEFORE it touches disk: it applies the patch in memory, parses it, \
+formats and lints it with the workspace's tools (ruff; prettier, eslint or biome), type-checks \
+it with a warm checker (pyright or mypy; TypeScript's tsc), and reports only the problems the \
+patch introduced (also in files the patch does not touch but that import what it changed). \
+Use `check` to validate a change, `apply` to validate and then write it all-or-nothing, \
+`status` to see the daemon and its workspaces."""
 
 PATCH_GUIDE = """\
 A patch is a list of `changes`, one per file, each with a `path` relative to the workspace \
@@ -38,14 +40,15 @@ failed: parse, format, lint, typecheck, suppressions or review; null when all pa
 `diagnostics` (only what the patch introduced: path:line:col: severity: message [rule]), \
 `suppressions` (each suppression comment the patch adds, with what it hides: remove it and fix \
 the error instead), `rungs` (each rung's outcome: \
-pass, fail, off, skipped), `files` (each file as it would be written, formatted by ruff, with \
+pass, fail, off, skipped), `files` (each file as it would be written, formatted, with \
 its sha256), and the receipt `verified` / `not_verified` (what was and was not checked). \
 A refusal (bad patch, stale base, timeout, ...) is a tool error whose text starts with its \
 code and says what to do; a refusal is never a pass."""
 
 STATUS = """\
 The prewrite daemon's state: its pid, version and uptime, and for each workspace its root, \
-interpreter, checker, checker state and how many checks it ran. Takes no arguments."""
+interpreter, checker, whether the user trusts it to run its own code (tests, its own tools), \
+checker state and how many checks it ran. Takes no arguments."""
 
 ROOT = "Absolute path of the workspace (repository) root. Omitted: the server's default."
 CHANGES = "The patch: one entry per file (see the tool description)."
@@ -139,9 +142,9 @@ ERRORS_GUIDE = "Errors (code: meaning, what to do):\n" + "\n".join(
 )
 
 CHECK = f"""\
-Validate a patch without writing anything: policy, anchoring, parse, ruff format, ruff lint \
-and pyright type check, on in-memory copies. Use it before writing code to disk, and after \
-fixing what it reported, until `ok` is true.
+Validate a patch without writing anything: policy, anchoring, parse, format, lint and type \
+check (each with the workspace's own tools), on in-memory copies. Use it before writing code \
+to disk, and after fixing what it reported, until `ok` is true.
 
 {PATCH_GUIDE}
 

@@ -5,37 +5,22 @@ stays ``prewrite.protocol``. Validation that has a stable error code (exactly on
 edits, delete; paths inside the root) is left to the daemon, so the model gets the same code
 the CLI would, not a schema error.
 
-The one decision made here is the omitted ``base_sha256`` (a model often cannot compute a
-SHA-256, and JSON has no way to say "omitted" other than leaving the key out):
-
-- given (a hex string, or null): sent as is;
-- omitted with ``edits``: the hash of the file's bytes on disk now. Safe because ``find`` anchors
-  each edit to the real text: an edit written for other text fails with ``find_mismatch``
-  instead of landing somewhere wrong;
-- omitted with ``content`` on a path with no file: null (a new file);
-- omitted with ``content`` or ``delete`` on an existing file: refused (``bad_request``). A
-  whole-file rewrite anchors to nothing, so only the hash of the bytes the model read proves it
-  rewrote the file it read. The refusal never names the file's hash now (issue 20, item 15):
-  copied back, it would let a model overwrite a file it never read.
-
-The input limits and the paths' characters (``prewrite.admission``) are checked first, before
-any file is read. Files are only read to hash them when the path resolves inside the root;
-anything else is sent unresolved and the daemon refuses it with its own code
-(``path_outside_workspace``, ...).
+A ``base_sha256`` the model leaves out is settled as the CLI settles it
+(``prewrite.changes.settle_omitted_bases``: with ``edits``, the file on disk now; a new file's
+``content``, null; a rewrite or delete of an existing file, refused): this module only tells
+"omitted" from "null", which pydantic knows (``model_fields_set``) and the wire cannot say.
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Literal
 
-import msgspec
 from pydantic import BaseModel, ConfigDict, Field
 
-from prewrite.admission import admit, check_path_chars
-from prewrite.errors import BadRequest, ErrorDetail, InvalidWorkspace
-from prewrite.files import sha256_regular
+from prewrite.admission import check_path_chars
+from prewrite.changes import settle_omitted_bases
+from prewrite.errors import ErrorDetail, InvalidWorkspace
 from prewrite.protocol import Edit, FileChange
 from prewrite_daemon.agents import guide
 
@@ -87,13 +72,8 @@ def resolve_root(given: str | None, default: Path | None) -> Path:
 def to_file_changes(root: Path, changes: list[ChangeInput]) -> list[FileChange]:
     """The wire changes, within the input limits, with omitted bases settled as the module
     docstring says."""
-    given = [_to_file_change(change) for change in changes]
-    admit(given)  # before a file is read to settle a base
-    return [
-        change if "base_sha256" in sent.model_fields_set
-        else msgspec.structs.replace(change, base_sha256=_omitted_base(root, sent))
-        for change, sent in zip(given, changes, strict=True)
-    ]  # fmt: skip
+    omitted = ["base_sha256" not in sent.model_fields_set for sent in changes]
+    return settle_omitted_bases(root, [_to_file_change(c) for c in changes], omitted)
 
 
 def _to_file_change(change: ChangeInput) -> FileChange:
@@ -102,30 +82,3 @@ def _to_file_change(change: ChangeInput) -> FileChange:
         path=change.path, base_sha256=change.base_sha256, content=change.content,
         delete=change.delete, edits=edits,
     )  # fmt: skip
-
-
-def _omitted_base(root: Path, change: ChangeInput) -> str | None:
-    kinds = (change.content is not None) + (change.edits is not None) + change.delete
-    target = _inside(root, change.path)
-    if kinds != 1 or target is None or not target.is_file():
-        return None  # the daemon answers these with their own codes (bad_request, stale_base)
-    if change.edits is not None:
-        return sha256_regular(target, name=change.path)  # bounded: a FIFO, a device refused
-    what = "delete" if change.delete else "replace the whole content of"
-    raise BadRequest(
-        f"base_sha256 is required to {what} an existing file: {change.path} exists on disk. "
-        "Read the file and send the SHA-256 of the bytes you read; or change it with `edits` "
-        "(find/replace), which need no hash",
-        [ErrorDetail("exists on disk; base_sha256 omitted", change.path)],
-    )
-
-
-def _inside(root: Path, path: str) -> Path | None:
-    """``root/path`` resolved, when it stays inside ``root``; else None (never read)."""
-    if not path or os.path.isabs(path):
-        return None
-    try:
-        target = (root / path).resolve()
-    except (OSError, RuntimeError):  # a symlink loop
-        return None
-    return target if target.is_relative_to(root) else None

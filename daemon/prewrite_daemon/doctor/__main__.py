@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from prewrite.errors import PrewriteError
+from prewrite.errors import ErrorDetail, InvalidWorkspace, PrewriteError
+from prewrite.reply_json import error_object, json_line
 from prewrite_daemon.doctor.examine import examine
 from prewrite_daemon.doctor.render import render
 
@@ -35,14 +36,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--python", help="the interpreter checks would be given (--python)")
     args = parser.parse_args(argv)
     root = Path(args.root).resolve()
-    if not root.is_dir() or root == root.parent:
-        why = "the filesystem root" if root == root.parent else "not a directory"
-        print(f"prewrite doctor: {args.root}: {why}", file=sys.stderr)
-        return EXIT_ERROR
     try:
+        if not root.is_dir() or root == root.parent:
+            why = "the filesystem root" if root == root.parent else "not a directory"
+            raise InvalidWorkspace(f"{args.root}: {why}", [ErrorDetail(why, str(root))])
         report = examine(root, os.path.abspath(args.python) if args.python else None)
     except PrewriteError as exc:
         print(f"prewrite doctor: error [{exc.code}]: {exc}", file=sys.stderr)
+        if args.json:  # one object on every exit, as the CLI's --json
+            sys.stdout.write(json_line(error_object(exc)))
         return EXIT_ERROR
     if args.json:
         data = {**msgspec.to_builtins(report), "ok": report.ok}

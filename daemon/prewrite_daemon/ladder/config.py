@@ -125,10 +125,12 @@ class LadderConfig:
     def why_not_run(self, rung: str) -> tuple[Literal["off", "skipped"], str]:
         """A rung that does not run: left out by the request, or off in the workspace."""
         if rung == "review" and self.reviewer is None:
-            return "off", "off (no [tool.prewrite] reviewer)"
+            return "off", "no [tool.prewrite] reviewer"
         if rung in self.not_requested:
             return "skipped", "not requested"
-        return "off", "off"
+        if rung == "format" and not self.format_set:
+            return "off", "no formatter configured (the workspace has no ruff configuration)"
+        return "off", f"off in [tool.prewrite] ({rung} = false)"
 
     def restricted(self, rungs: Sequence[str] | None) -> LadderConfig:
         """This ladder run only for the rungs a request names (None: every enabled rung)."""
@@ -157,6 +159,16 @@ def _read_pyproject(root: Path) -> dict[str, Any]:
         return tomllib.loads(text) if text is not None else {}
     except (tomllib.TOMLDecodeError, UnicodeDecodeError):
         return {}  # the checker reports a broken pyproject; the ladder falls back to defaults
+
+
+def no_tool_reason(rung: str, untrusted_tools: bool) -> str:
+    """Why a format or lint rung that is on judged none of the patch's files: no Python file for
+    ruff (nor a change of ruff's configuration, which ruff judges), and no JS/TS tool of the
+    workspace taking part (none, or ``untrusted_tools``)."""
+    tool = "formatter" if rung == "format" else "linter"
+    if untrusted_tools:
+        return f"no {tool} ran: the workspace's JS/TS tools may not run until it is trusted"
+    return f"no {tool} configured for the patch's files"
 
 
 def load_config(root: Path) -> LadderConfig:

@@ -43,7 +43,7 @@ from prewrite.protocol import (
 )
 from prewrite.trust import is_trusted
 from prewrite_daemon.check.patch import PreparedPatch, normalize_path, prepare_patch
-from prewrite_daemon.ladder.config import RUNGS
+from prewrite_daemon.ladder.config import RUNGS, no_tool_reason
 from prewrite_daemon.ladder.node_rungs import node_rungs_for, node_step
 from prewrite_daemon.ladder.parse import parse_patch
 from prewrite_daemon.ladder.policy import as_given, check_content, check_path, named_as_given
@@ -101,10 +101,10 @@ class Ladder:
             else:
                 self._not_run(rung)
 
-    def _not_run(self, rung: str) -> None:
-        outcome, why = self.config.why_not_run(rung)
+    def _not_run(self, rung: str, no_tool: str = "", said: bool = False) -> None:
+        outcome, why = ("off", no_tool) if no_tool else self.config.why_not_run(rung)
         self.reports.append(RungReport(rung, outcome, detail=why))
-        if rung != "review" or self.config.reviewer is not None:  # an opt-in, not a gap
+        if not said and (rung != "review" or self.config.reviewer is not None):  # opt-in: no gap
             self.not_verified.append(f"{rung}: {why}")
 
     async def run(self, request: CheckRequest) -> CheckReply:
@@ -239,10 +239,12 @@ class Ladder:
         wanted = [r for r in ("format", "lint") if self.config.enabled_for_js(r)]
         node_on, notes = node_rungs_for(self.node, wanted, self.trusted(self.root), patch)
         self.not_verified += notes
+        python = any(e.is_python and e.new_text is not None for e in patch.edits)
         with judges_for(patch, self.config.allow_relaxation, bool(on)) as judges:
             for rung in ("format", "lint"):
-                if rung not in on and rung not in node_on:
-                    self._not_run(rung)
+                if rung not in node_on and (rung not in on or not (python or judges.changed)):
+                    why = no_tool_reason(rung, bool(notes)) if rung in on else ""
+                    self._not_run(rung, why, said=bool(why and notes))  # JS/TS: the notes say it
                     continue
                 t = time.perf_counter()
                 given = {e.path: e.new_text for e in patch.edits}
