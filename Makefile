@@ -70,8 +70,8 @@ fuzz: $(STAMP) $(TOOLCHAINS)  ## long fuzz runs of the planners: TypeScript (PRO
 	$(PY_FUZZ_ENV) $(BIN)/pytest -q -s tests/e2e/test_fuzz_py_planner.py -k long_run || status=1; \
 	exit $$status
 
-bench: $(STAMP) $(TOOLCHAINS)  ## warm vs cold measurements (results under bench/results/)
-	$(BIN)/python -m bench
+bench: $(STAMP) $(TOOLCHAINS)  ## warm vs cold measurements (results under bench/results/); options: make bench ARGS="--quick"
+	$(BIN)/python -m bench $(ARGS)
 
 clean:  ## remove the venv and caches
 	rm -rf $(VENV) .cache .pytest_cache .ruff_cache build *.egg-info
