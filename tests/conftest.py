@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import sys
 import tempfile
@@ -51,7 +52,7 @@ def runtime_dir() -> Iterator[Path]:
 
 
 @pytest.fixture(scope="session")
-def daemon(runtime_dir: Path) -> Iterator[RuntimePaths]:
+def daemon(runtime_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[RuntimePaths]:
     """A daemon shared by the session's end-to-end tests (started like the CLI starts it)."""
     old = os.environ.get("PREWRITE_RUNTIME_DIR")
     os.environ["PREWRITE_RUNTIME_DIR"] = str(runtime_dir)
@@ -70,6 +71,13 @@ def daemon(runtime_dir: Path) -> Iterator[RuntimePaths]:
         finally:
             if started is not None:
                 _kill_if_alive(started.pid)
+            # The session daemon's log outlives its runtime dir (pytest keeps the last three
+            # base temp dirs): an internal error in a run is diagnosed from it afterwards.
+            log = paths.log_file
+            if log.is_file():
+                keep = tmp_path_factory.getbasetemp() / "session-daemon.log"
+                with contextlib.suppress(OSError):
+                    shutil.copyfile(log, keep)
             if old is None:
                 os.environ.pop("PREWRITE_RUNTIME_DIR", None)
             else:
