@@ -24,7 +24,7 @@ from prewrite.client import DEFAULT_CALL_TIMEOUT_S, REPLY_MARGIN_S, Client
 from prewrite.daemon_start import spawn_daemon, wait_for_daemon
 from prewrite.diffs import changes_from_diff, read_diff
 from prewrite.errors import BadRequest, DaemonUnavailable
-from prewrite.files import read_stream
+from prewrite.files import read_named
 from prewrite.framing import MAX_FRAME_BYTES
 from prewrite.protocol import FileChange, Patch
 from prewrite.runtime import read_status, runtime_paths
@@ -77,11 +77,7 @@ def _read_patch(source: str, root: str) -> list[FileChange]:
     not held to regular files; it is held to the frame limit, the most a request can carry.
     A change that omits ``base_sha256`` gets the base MCP would give it (``prewrite.changes``)."""
     try:
-        if source == "-":
-            data = read_stream(sys.stdin.buffer, MAX_FRAME_BYTES, "the patch on stdin")
-        else:
-            with open(source, "rb") as stream:
-                data = read_stream(stream, MAX_FRAME_BYTES, source)
+        data = read_named(source, MAX_FRAME_BYTES, "patch")
     except OSError as exc:
         raise BadRequest(f"cannot read patch {source}: {exc.strerror}") from exc
     try:

@@ -28,6 +28,7 @@ import errno
 import hashlib
 import os
 import stat
+import sys
 from typing import IO
 
 from prewrite.errors import ErrorDetail, UnreadableFile
@@ -175,3 +176,13 @@ def read_stream(stream: IO[bytes], limit: int, name: str) -> bytes:
             [ErrorDetail("over the limit", name)],
         )
     return data
+
+
+def read_named(source: str, limit: int, what: str) -> bytes:
+    """What the user names on the command line: ``-`` (stdin) or a path, which may be a pipe
+    (``<(...)``), so it is not held to regular files; at most ``limit`` bytes. ``OSError``
+    propagates for the caller to name ``what`` it was reading."""
+    if source == "-":
+        return read_stream(sys.stdin.buffer, limit, f"the {what} on stdin")
+    with open(source, "rb") as stream:
+        return read_stream(stream, limit, source)

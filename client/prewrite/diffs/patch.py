@@ -19,7 +19,6 @@ refused.
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -35,7 +34,7 @@ from prewrite.errors import (
     InvalidWorkspace,
     PathOutsideWorkspace,
 )
-from prewrite.files import SOURCE_LIMIT, read_regular, read_stream
+from prewrite.files import SOURCE_LIMIT, read_named, read_regular
 from prewrite.framing import MAX_FRAME_BYTES
 from prewrite.protocol import FileChange
 
@@ -55,11 +54,7 @@ def read_diff(source: str) -> str:
     """The diff the user names: ``-`` (stdin) or a file, which may be a pipe; at most a frame's
     size, UTF-8."""
     try:
-        if source == "-":
-            data = read_stream(sys.stdin.buffer, MAX_FRAME_BYTES, "the diff on stdin")
-        else:
-            with open(source, "rb") as stream:
-                data = read_stream(stream, MAX_FRAME_BYTES, source)
+        data = read_named(source, MAX_FRAME_BYTES, "diff")
     except OSError as exc:
         raise BadRequest(f"cannot read diff {source}: {exc.strerror}") from exc
     try:
