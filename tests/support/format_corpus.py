@@ -23,6 +23,7 @@ import tarfile
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from tests.support.cache_lock import cache_lock
 from tests.support.workloads import cache_dir
 
 if TYPE_CHECKING:
@@ -88,8 +89,11 @@ def _kind(path: str) -> str | None:
 
 def _npm_pack(spec: str, base: Path) -> Path:
     target = base / (spec.replace("/", "+") + ".tgz")
-    if target.is_file():
-        return target
+    with cache_lock(target):  # another xdist worker may be fetching it right now
+        return target if target.is_file() else _npm_pack_to(spec, target)
+
+
+def _npm_pack_to(spec: str, target: Path) -> Path:
     staging = _staging(target)
     npm = shutil.which("npm")
     if npm is None:
@@ -101,8 +105,11 @@ def _npm_pack(spec: str, base: Path) -> Path:
 
 def _pip_download(spec: str, base: Path) -> Path:
     target = base / (spec.replace("==", "-") + ".tar.gz")
-    if target.is_file():
-        return target
+    with cache_lock(target):  # another xdist worker may be fetching it right now
+        return target if target.is_file() else _pip_download_to(spec, target)
+
+
+def _pip_download_to(spec: str, target: Path) -> Path:
     staging = _staging(target)
     pip = [sys.executable, "-m", "pip"]
     argv = [*pip, "download", "--quiet", "--no-deps", "--no-binary", ":all:", "-d", str(staging)]

@@ -18,6 +18,7 @@ import tarfile
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from tests.support.cache_lock import cache_lock
 from tests.support.workloads import cache_dir
 
 if TYPE_CHECKING:
@@ -62,25 +63,30 @@ def corpus_files(cache: Path | None = None) -> list[CorpusFile]:
 def _tarball(spec: str, base: Path) -> Path:
     folder = base / spec.replace("/", "+")
     ready = folder / ".ready"
-    if not ready.is_file():
-        if folder.exists():
-            shutil.rmtree(folder)
-        folder.mkdir(parents=True)
-        npm = shutil.which("npm")
-        if npm is None:
-            raise CorpusUnavailable("npm is not on PATH")
-        argv = [npm, "pack", spec, "--pack-destination", str(folder), "--silent"]
-        try:
-            proc = subprocess.run(argv, capture_output=True, text=True, check=False, timeout=300)
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            raise CorpusUnavailable(f"npm pack {spec}: {exc}") from exc
-        if proc.returncode != 0:
-            raise CorpusUnavailable(f"npm pack {spec} failed: {proc.stderr[-2000:]}")
-        ready.write_text("ok\n")
+    with cache_lock(folder):  # another xdist worker may be fetching it right now
+        if not ready.is_file():
+            if folder.exists():
+                shutil.rmtree(folder)
+            folder.mkdir(parents=True)
+            _npm_pack(spec, folder)
+            ready.write_text("ok\n")
     found = sorted(folder.glob("*.tgz"))
     if not found:
         raise CorpusUnavailable(f"npm pack {spec} produced no tarball in {folder}")
     return found[0]
+
+
+def _npm_pack(spec: str, folder: Path) -> None:
+    npm = shutil.which("npm")
+    if npm is None:
+        raise CorpusUnavailable("npm is not on PATH")
+    argv = [npm, "pack", spec, "--pack-destination", str(folder), "--silent"]
+    try:
+        proc = subprocess.run(argv, capture_output=True, text=True, check=False, timeout=300)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise CorpusUnavailable(f"npm pack {spec}: {exc}") from exc
+    if proc.returncode != 0:
+        raise CorpusUnavailable(f"npm pack {spec} failed: {proc.stderr[-2000:]}")
 
 
 def _members(tarball: Path) -> list[tuple[str, bytes]]:

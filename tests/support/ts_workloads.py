@@ -31,6 +31,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from tests.support.cache_lock import cache_lock
 from tests.support.workloads import REPO_ROOT, WorkloadUnavailable, cache_dir, copy_parts
 
 if TYPE_CHECKING:
@@ -147,13 +148,14 @@ def count_ts_files(root: Path) -> int:
 def _prepare_once(dest: Path, stamp: str, build: Callable[[Path], None]) -> Path:
     """``build(dest)`` unless a finished build of the same ``stamp`` is there."""
     ready = dest.with_name(dest.name + ".ready")
-    if not ready.is_file() or ready.read_text() != stamp:
-        ready.unlink(missing_ok=True)
-        if dest.exists():
-            shutil.rmtree(dest)
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        build(dest)
-        ready.write_text(stamp)
+    with cache_lock(dest):  # another xdist worker may be building it right now
+        if not ready.is_file() or ready.read_text() != stamp:
+            ready.unlink(missing_ok=True)
+            if dest.exists():
+                shutil.rmtree(dest)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            build(dest)
+            ready.write_text(stamp)
     return dest
 
 

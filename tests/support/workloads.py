@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tests.support.cache_lock import cache_lock
+
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
@@ -80,14 +82,15 @@ def prepare_workload(spec: WorkloadSpec = HTTPX, cache: Path | None = None) -> W
     """Download, unpack and provision ``spec`` once; later calls return the cached result."""
     base = (cache or cache_dir()) / f"{spec.name}-{spec.version}"
     ready = base / ".ready"
-    if not ready.is_file():
-        if base.exists():
-            shutil.rmtree(base)
-        base.mkdir(parents=True)
-        sdist = _download_sdist(spec, base / "download")
-        _unpack(spec, sdist, base / "src")
-        _make_venv(spec, base / "venv")
-        ready.write_text("ok\n")
+    with cache_lock(base):  # another xdist worker may be preparing it right now
+        if not ready.is_file():
+            if base.exists():
+                shutil.rmtree(base)
+            base.mkdir(parents=True)
+            sdist = _download_sdist(spec, base / "download")
+            _unpack(spec, sdist, base / "src")
+            _make_venv(spec, base / "venv")
+            ready.write_text("ok\n")
     return Workload(root=base / "src", python=str(base / "venv" / "bin" / "python"))
 
 
