@@ -13,7 +13,15 @@ import traceback
 from typing import TYPE_CHECKING, NoReturn
 
 from prewrite import __version__, commands, daemon_side
-from prewrite.cli_exits import APPLY_EXITS, CHECK_EXITS, EXIT_ERROR, JSON_ON_EXIT
+from prewrite.cli_exits import EXIT_ERROR
+from prewrite.cli_help import (
+    APPLY_EPILOG,
+    CHECK_EPILOG,
+    DESCRIPTION,
+    JSON_HELP,
+    PATCH_AND_EXITS,
+    STATUS,
+)
 from prewrite.cli_output import print_error, print_json_error
 from prewrite.client import REPLY_MARGIN_S
 from prewrite.errors import BadRequest, InternalError, PrewriteError
@@ -22,40 +30,6 @@ from prewrite.trust import trust_file
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
-
-_DESCRIPTION = "Check a multi-file patch in a warm type checker before it touches disk."
-_JSON_HELP = 'print one JSON object, errors too: {"error": {"code", "message", "details"}}'
-_STATUS = "show the daemon and its workspaces (checker, trusted or not); never starts it"
-
-_PATCH = """\
-the patch (JSON, paths relative to --root):
-  {"changes": [
-    {"path": "pkg/a.py", "base_sha256": "<sha256 of the bytes on disk>", "content": "<new>"},
-    {"path": "pkg/b.py", "base_sha256": "<sha256>", "edits": [{"find": "<exact text>",
-                                                             "replace": "<new text>"}]},
-    {"path": "pkg/new.py", "base_sha256": null, "content": "..."},
-    {"path": "pkg/old.py", "base_sha256": "<sha256>", "delete": true}]}
-  A base_sha256 that does not match the disk fails the whole check (stale_base). An edit's
-  "find" must anchor to exactly one place of the real file (find_mismatch / find_ambiguous).
-  base_sha256 may be left out (as MCP and the hook allow): with "edits" it means the file on
-  disk now (the finds anchor them); with "content" on a new path, a new file; a rewrite or
-  delete of an existing file needs it (bad_request).
-  --diff FILE|- takes a unified diff instead (git diff, diff -u, diff -ruN): applied here to
-  the files as they are now, exactly (a hunk that does not match is find_mismatch), it becomes
-  their full contents with the base_sha256 of what was read; binary patches are refused.
-
-the ladder, cheapest first, stopping at the first failure: policy (forbidden_path,
-  unverifiable_extension) -> anchor -> parse -> format (ruff format; prettier or biome for
-  JS/TS; a mutation) -> lint (ruff check; eslint or biome; new findings only) -> typecheck
-  (pyright or mypy; tsc) -> review (the workspace's reviewer command, if it names one),
-  configured by the workspace's [tool.prewrite]; --rungs runs a subset (policy and anchor
-  always run).
-
-output: only the diagnostics the patch introduces, as path:line:col: severity: message [rule]
-  (a message's further lines indented below it), then prewrite: lines about the run. The
-  daemon starts on first use.
-"""
-_PATCH_AND_EXITS = "\n".join((_PATCH, CHECK_EXITS, APPLY_EXITS, JSON_ON_EXIT))
 
 
 class _Parser(argparse.ArgumentParser):
@@ -80,13 +54,21 @@ def _add_patch_arguments(parser: argparse.ArgumentParser, python_help: str) -> N
         "applied to the files under --root as they are now",
     )
     parser.add_argument("--python", help=python_help)
-    parser.add_argument("--json", action="store_true", help=_JSON_HELP)
+    parser.add_argument("--json", action="store_true", help=JSON_HELP)
     parser.add_argument(
         "--timeout",
         type=float,
         default=120.0,
-        help="seconds for the ladder, waiting for the workspace included (120); a daemon that "
-        f"has not answered {REPLY_MARGIN_S:.0f}s later is reported unresponsive",
+        help="the command's deadline in seconds (120): starting the daemon, waiting for the "
+        "workspace and the ladder all count (apply's tests have test_timeout of their own); "
+        f"a daemon that has not answered {REPLY_MARGIN_S:.0f}s later is reported unresponsive. "
+        "A first check cut short leaves the checker starting: the retry finds it warm",
+    )
+    parser.add_argument(
+        "--quiet",
+        action="store_true",
+        help="no progress lines on stderr (by default, a check that takes over 2s says what the "
+        "daemon is doing: starting the checker, checking 12 of 161 files, ...)",
     )
     parser.add_argument(
         "--contents",
@@ -122,7 +104,7 @@ def _rung_list(text: str) -> list[str]:
 def build_parser() -> argparse.ArgumentParser:
     raw = argparse.RawDescriptionHelpFormatter
     parser = _Parser(
-        prog="prewrite", description=_DESCRIPTION, epilog=_PATCH_AND_EXITS, formatter_class=raw
+        prog="prewrite", description=DESCRIPTION, epilog=PATCH_AND_EXITS, formatter_class=raw
     )
     parser.add_argument(
         "--version",
@@ -135,7 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
         "check",
         help="validate a patch (policy, parse, format, lint, type check) without writing it",
         description="Run the validation ladder on a patch against --root; nothing is written.",
-        epilog=_PATCH + "\n" + CHECK_EXITS + "\n" + JSON_ON_EXIT,
+        epilog=CHECK_EPILOG,
         formatter_class=raw,
     )
     _add_patch_arguments(check, "interpreter whose packages the checker resolves")
@@ -146,7 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run the ladder; only if every rung passes, write every file of the patch "
         "(the formatted bytes) in one crash-safe transaction, then run the tests that import "
         "what changed. Nothing is written when a rung fails.",
-        epilog=_PATCH + "\n" + APPLY_EXITS + "\n" + JSON_ON_EXIT,
+        epilog=APPLY_EPILOG,
         formatter_class=raw,
     )
     _add_patch_arguments(apply, "interpreter for the checker and the tests")
@@ -157,7 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     finish.add_argument("--root", required=True, help="workspace root")
     finish.add_argument("--python", help="interpreter")
-    finish.add_argument("--json", action="store_true", help=_JSON_HELP)
+    finish.add_argument("--json", action="store_true", help=JSON_HELP)
 
     stats = sub.add_parser(
         "stats",
@@ -166,7 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
         "median cost — from the daemon's local record of verdicts.",
     )
     stats.add_argument("--root", help="only verdicts for this workspace")
-    stats.add_argument("--json", action="store_true", help=_JSON_HELP)
+    stats.add_argument("--json", action="store_true", help=JSON_HELP)
     stats.add_argument(
         "--no-autostart", action="store_true", help="fail instead of starting the daemon"
     )
@@ -243,7 +225,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=raw,
     )
     doctor.add_argument("root", nargs="?", help="workspace root (default: the current directory)")
-    doctor.add_argument("--json", action="store_true", help=_JSON_HELP)
+    doctor.add_argument("--json", action="store_true", help=JSON_HELP)
     doctor.add_argument("--python", help="the interpreter checks would be given (as check's)")
 
     daemon = sub.add_parser("daemon", help="start, stop or inspect the per-user daemon")
@@ -251,8 +233,8 @@ def build_parser() -> argparse.ArgumentParser:
     start = dsub.add_parser("start", help="start the daemon in the background")
     start.add_argument("--idle-timeout", type=float, help="exit after this many idle seconds")
     dsub.add_parser("stop", help="stop the daemon")
-    for status in (dsub.add_parser("status", help=_STATUS), sub.add_parser("status", help=_STATUS)):
-        status.add_argument("--json", action="store_true", help=_JSON_HELP)
+    for status in (dsub.add_parser("status", help=STATUS), sub.add_parser("status", help=STATUS)):
+        status.add_argument("--json", action="store_true", help=JSON_HELP)
     return parser
 
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
 from pathlib import Path
@@ -26,6 +27,7 @@ from prewrite.diffs import changes_from_diff, read_diff
 from prewrite.errors import BadRequest, DaemonUnavailable
 from prewrite.files import read_named
 from prewrite.framing import MAX_FRAME_BYTES
+from prewrite.progress import Progress
 from prewrite.protocol import FileChange, Patch
 from prewrite.runtime import read_status, runtime_paths
 from prewrite.trust import entry_problem, set_trusted, trust_entries
@@ -33,6 +35,9 @@ from prewrite.trust import entry_problem, set_trusted, trust_entries
 if TYPE_CHECKING:
     import argparse
 
+
+MIN_LADDER_S = 0.5  # a deadline spent starting the daemon still asks (and gets ``timeout``)
+START_FLOOR_S = 5.0  # a daemon start gets this long even past --timeout: one can't start in less
 
 _PYTHON_MARKS = ("pyproject.toml", "setup.py", "setup.cfg", "ruff.toml", ".ruff.toml")
 _NODE_MARKS = ("package.json", "tsconfig.json", "jsconfig.json")
@@ -100,18 +105,42 @@ def _changes_of(args: argparse.Namespace) -> list[FileChange]:
     return read.changes
 
 
-def _patch_client(args: argparse.Namespace) -> Client:
-    """A client whose handshake is bounded like the request: ``--timeout`` plus the margin."""
-    handshake_s = min(DEFAULT_CALL_TIMEOUT_S, args.timeout + REPLY_MARGIN_S)
-    return Client(autostart=not args.no_autostart, call_timeout_s=handshake_s)
+class _Deadline:
+    """``--timeout`` as the command's own deadline: starting the daemon and the handshake
+    count against it, and the ladder gets what is left (at least ``MIN_LADDER_S``)."""
+
+    def __init__(self, timeout_s: float) -> None:
+        self.timeout_s = timeout_s
+        self.at = time.monotonic() + timeout_s
+
+    def left(self) -> float:
+        return max(MIN_LADDER_S, self.at - time.monotonic())
+
+
+def _patch_client(args: argparse.Namespace, deadline: _Deadline) -> Client:
+    """A client started (and the daemon too, if need be) within the command's deadline; the
+    handshake bounded like the request: what is left plus the margin."""
+    handshake_s = min(DEFAULT_CALL_TIMEOUT_S, deadline.left() + REPLY_MARGIN_S)
+    return Client(
+        autostart=not args.no_autostart,
+        start_timeout_s=max(START_FLOOR_S, deadline.left()),
+        call_timeout_s=handshake_s,
+    )
+
+
+def _progress(args: argparse.Namespace) -> Progress | contextlib.nullcontext[None]:
+    if args.quiet:
+        return contextlib.nullcontext()
+    return Progress(runtime_paths(), args.root, sys.stderr)
 
 
 def check(args: argparse.Namespace) -> int:
     changes = _changes_of(args)
     started = time.perf_counter()
-    with _patch_client(args) as client:
+    deadline = _Deadline(args.timeout)
+    with _patch_client(args, deadline) as client, _progress(args):
         reply = client.check(
-            args.root, changes, python=args.python, timeout_s=args.timeout,
+            args.root, changes, python=args.python, timeout_s=deadline.left(),
             return_contents=args.contents, rungs=args.rungs, intent=args.intent,
         )  # fmt: skip
     if args.json:
@@ -124,9 +153,10 @@ def check(args: argparse.Namespace) -> int:
 def apply(args: argparse.Namespace) -> int:
     changes = _changes_of(args)
     started = time.perf_counter()
-    with _patch_client(args) as client:
+    deadline = _Deadline(args.timeout)
+    with _patch_client(args, deadline) as client, _progress(args):
         reply = client.apply(
-            args.root, changes, python=args.python, timeout_s=args.timeout,
+            args.root, changes, python=args.python, timeout_s=deadline.left(),
             finish=args.finish, return_contents=args.contents, rungs=args.rungs,
             intent=args.intent,
         )  # fmt: skip

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from prewrite.protocol import CheckReply, Diagnostic
+from prewrite_daemon.check.activity import Activity
 from prewrite_daemon.check.diagnostics import has_error, introduced_by_patch, to_wire
 from prewrite_daemon.check.overlays import (
     lay_data,
@@ -43,7 +44,7 @@ from prewrite_daemon.limits import Deadline
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable, Iterable, Sequence
 
-    from prewrite_daemon.backends.base import Backend
+    from prewrite_daemon.backends.base import Backend, RawDiagnostic
     from prewrite_daemon.check.patch import FileEdit, PreparedPatch
     from prewrite_daemon.languages.base import DependencyGraph, Language, Scope
     from prewrite_daemon.shadow.tree import ShadowTree
@@ -64,20 +65,22 @@ class CheckContext:
     plan: CheckPlan | None = None  # the last check's plan (what it pruned, whether it fell back)
     # The graph once complete (a workspace's may still be building when its checker started).
     graph_ready: Callable[[], Awaitable[DependencyGraph]] | None = None
+    activity: Activity = field(default_factory=Activity)  # what the check is doing, for status
 
 
 async def _pull(
     ctx: CheckContext, rels: Iterable[str], deadline: Deadline
 ) -> dict[str, list[Diagnostic]]:
     rels = list(rels)
+
+    async def pull(rel: str) -> list[RawDiagnostic]:
+        found = await ctx.backend.diagnostics(ctx.shadow.shadow_path(rel), deadline.left())
+        ctx.activity.advance()
+        return found
+
     try:
         async with asyncio.TaskGroup() as tg:
-            tasks = {
-                rel: tg.create_task(
-                    ctx.backend.diagnostics(ctx.shadow.shadow_path(rel), deadline.left())
-                )
-                for rel in rels
-            }
+            tasks = {rel: tg.create_task(pull(rel)) for rel in rels}
     except ExceptionGroup as group:
         raise _first_leaf(group) from None
     shadow_prefix = str(ctx.shadow.shadow_root)
@@ -137,6 +140,7 @@ async def run_check(ctx: CheckContext, patch: PreparedPatch, timeout_s: float) -
                 overlay(ctx, rel, edits[rel], opened)
         # Data a source may import must be laid first, and only the plan knows which it is.
         early = () if sure.maybe_data else sure.checked
+        ctx.activity.begin("checking the patched files; planning which importers to check")
         try:
             async with asyncio.TaskGroup() as tg:
                 planning = tg.create_task(_plan(ctx, patch, deadline))
@@ -148,6 +152,7 @@ async def run_check(ctx: CheckContext, patch: PreparedPatch, timeout_s: float) -
         lay_data(ctx, plan.data_edits)
         laid = plan.data_edits
         others = [rel for rel in plan.checked if rel not in candidate]
+        ctx.activity.begin("checking the files that import the patched ones", len(others))
         for rel in others:
             open_disk(ctx, rel, opened)  # importers; the patched files are laid already
         candidate |= await _pull(ctx, others, deadline)
@@ -192,7 +197,8 @@ async def _plan(
         plan = await plan_before_graph(patch, deadline, lang, scope, narrowing, budget)
         if plan is None:
             assert ctx.graph_ready is not None, "a check needs a graph or a way to wait for one"
-            graph = await ctx.graph_ready()
+            with ctx.activity.step("reading the workspace's imports (first check)"):
+                graph = await ctx.graph_ready()
     if plan is None:
         assert graph is not None
         plan = await plan_off_loop(Planner(graph, lang, scope, narrowing, budget), patch, deadline)
@@ -202,6 +208,8 @@ async def _plan(
 async def _pull_base(ctx: CheckContext, rels: Sequence[str], deadline: Deadline) -> None:
     """Fill the base cache for ``rels`` that existed before the patch, as the disk has them."""
     needed = [r for r in rels if r in ctx.shadow.files and r not in ctx.base_cache]
+    if needed:
+        ctx.activity.begin("checking the same files without the patch", len(needed))
     opened: list[str] = []
     try:
         for rel in needed:

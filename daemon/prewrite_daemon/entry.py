@@ -39,6 +39,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DEFAULT_MAX_QUEUE = 16  # checks waiting for one workspace; more are answered ``busy``
+# A warm-up's own budget, not the request's: a first check cut short by its deadline leaves the
+# checker starting (and the graph building), so the retry finds it warm, not started again.
+WARM_UP_S = 300.0
 
 
 @dataclass(frozen=True)
@@ -115,11 +118,12 @@ class Entry:
     def _busy(self) -> bool:
         return self.closed or self._requests > 0 or self.workspace.lock.locked()
 
-    def warm_up(self, timeout_s: float) -> asyncio.Task[None] | None:
+    def warm_up(self, timeout_s: float = WARM_UP_S) -> asyncio.Task[None] | None:
         """Start the workspace's checker now, in a task of the entry's own (returned), if none
         runs and nobody holds the workspace: the type check that follows waits for it in the
         queue (it asked after) instead of starting it after the ladder's cheap rungs. Its
-        failure is only logged: the check meets it again at its own admission, and answers."""
+        failure is only logged: the check meets it again at its own admission, and answers.
+        ``timeout_s`` is the warm-up's own: the request's deadline does not end it."""
         ws = self.workspace
         if self._warming is not None or self.closed or ws.lock.locked() or ws.checker_running():
             return None
@@ -216,4 +220,4 @@ def warm_up(entries: list[Entry], ladder: Ladder, request: CheckRequest | ApplyR
         return  # the ladder refuses the request itself
     if type_checks:
         for entry in entries:
-            entry.warm_up(request.timeout_s)
+            entry.warm_up()  # outlives the request: a check cut short leaves it warming

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from prewrite.protocol import Diagnostic, WorkspaceStatus
 from prewrite_daemon.backends.base import Backend, BackendState, FileEvent
+from prewrite_daemon.check.activity import Activity
 from prewrite_daemon.check.checker_start import Crashes, new_backend, restart_reason
 from prewrite_daemon.check.freshness import check_fresh
 from prewrite_daemon.check.graph_keeper import GraphKeeper
@@ -98,6 +99,7 @@ class Workspace:
         self._backend_ran = False  # the current checker finished starting
         self.site_dirs = self.env.site_dirs
         self.library_events = 0  # in-place edits under the package dirs (the watcher counts)
+        self.activity = Activity()  # what it is doing now, for status (``check/activity.py``)
         # Whose unsaved buffers the checker holds open now (one editor at a time, under the lock).
         self.editor_layer = EditorLayer(self.shadow.shadow_path)
         self.listeners: set[Callable[[], None]] = set()  # told when the view moves (editors)
@@ -130,6 +132,7 @@ class Workspace:
         backend = self.backend
         state = backend.state.value if backend else "not started"
         pid = backend.pid if backend and backend.state is BackendState.RUNNING else None
+        activity, activity_s = self.activity.describe()
         return WorkspaceStatus(
             root=str(self.root),
             python=self.python,
@@ -145,6 +148,8 @@ class Workspace:
             checker=self.env.checker,
             busy=self.lock.held_by_normal() and not self.lock.held_in_background,
             trusted=self.trusted,
+            activity=activity,
+            activity_s=activity_s,
         )
 
     async def check(self, patch: PreparedPatch, timeout_s: float) -> CheckReply:
@@ -274,13 +279,15 @@ class Workspace:
             self.last_restart_reason = reason
             log.info("restarting the checker of %s: %s", self.root, reason)
         self.resync_needed = False
-        # A fresh checker gets a fresh shadow: nothing of an earlier overlay can survive.
-        self._recreate(self._seen_layout or self.env.layout(), "the checker (re)started")
-        backend = await new_backend(self)
-        self.backend, self.backend_env = backend, env
-        self.editor_layer.clear(None)  # the new checker holds no buffers
-        self._backend_ran = False
-        await backend.start()
+        verb = "restarting" if self.restarts else "starting"
+        with self.activity.step(f"{verb} {self.env.checker or 'the checker'}"):
+            # A fresh checker gets a fresh shadow: nothing of an earlier overlay can survive.
+            self._recreate(self._seen_layout or self.env.layout(), "the checker (re)started")
+            backend = await new_backend(self)
+            self.backend, self.backend_env = backend, env
+            self.editor_layer.clear(None)  # the new checker holds no buffers
+            self._backend_ran = False
+            await backend.start()
         self._backend_ran = True
         return backend
 

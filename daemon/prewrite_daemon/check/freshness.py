@@ -35,6 +35,11 @@ MAX_ATTEMPTS = 3
 
 async def check_fresh(ws: Workspace, patch: PreparedPatch, timeout_s: float) -> CheckReply:
     """Type-check a validated patch on ``ws``. Must be called under the workspace lock."""
+    with ws.activity.step("type checking"):
+        return await _check_fresh(ws, patch, timeout_s)
+
+
+async def _check_fresh(ws: Workspace, patch: PreparedPatch, timeout_s: float) -> CheckReply:
     t0 = time.perf_counter()
     moved: list[str] = []
     for _attempt in range(MAX_ATTEMPTS):
@@ -65,6 +70,7 @@ async def check_fresh(ws: Workspace, patch: PreparedPatch, timeout_s: float) -> 
                 not_verified=[*reply.not_verified, *_trust_notes(ws)],
             )  # fmt: skip
         log.info("%s moved while checking (%s); recomputing", ws.root, ", ".join(moved))
+        ws.activity.begin(f"checking again: {', '.join(moved)} moved during the check")
     raise StaleEnvironment(
         f"the workspace kept changing during {MAX_ATTEMPTS} attempts; retry",
         [ErrorDetail(f"{m} moved during the check") for m in moved],

@@ -44,7 +44,7 @@ async def judge(
     ctx = CheckContext(
         ws.language, ws.shadow, ws.built_graph(), backend, ws.base_cache, ws.layout.scope,
         narrowing=ws.narrowing, planning_budget_s=ws.planning_budget_s,
-        graph_ready=ws.ready_graph,
+        graph_ready=ws.ready_graph, activity=ws.activity,
     )  # fmt: skip
     candidate = candidate_layout(ws, patch)
     deadline = Deadline(timeout_s)
@@ -84,7 +84,8 @@ async def _judge_whole(
         reason = await why_cold(ws, rest)
         if reason is None:
             try:
-                return await run_whole_check(ws, rest, backend, deadline)
+                with ws.activity.step(f"{ws.env.checker}: checking the program with the patch"):
+                    return await run_whole_check(ws, rest, backend, deadline)
             except BackendFailed as exc:  # the workspace starts a new one at its next check
                 reason = f"the warm checker failed ({exc.message[:200]})"
         reply = await _cold(ws, rest, layout, deadline)
@@ -116,8 +117,11 @@ async def _cold(
     def cli(tree: Path, timeout_s: float) -> ColdRun:
         return ws.language.cold_check(tree, ws.env, ws.run_python, timeout_s)
 
+    checker = ws.env.checker
     if ws.cold_base is None:
-        ws.cold_base = await cold_base(ws.shadow, cli, deadline.left())
+        with ws.activity.step(f"{checker}: a cold run on the workspace as it is (once)"):
+            ws.cold_base = await cold_base(ws.shadow, cli, deadline.left())
+    ws.activity.begin(f"{checker}: a cold run on the patched tree")
     return await run_cold_check(
         ws.shadow, patch, cli, ws.cold_base, deadline,
         (layout.config_text, layout.scope), ws.language.is_source,
