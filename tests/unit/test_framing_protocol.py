@@ -261,7 +261,7 @@ def test_unknown_request_tag_is_rejected() -> None:
 
 
 def test_the_tag_field_is_op_as_documented() -> None:
-    """The README promises third-party clients that ``op`` carries the message kind."""
+    """``docs/protocol.md`` promises third-party clients that ``op`` carries the message kind."""
     untagged: list[str] = []
     for message in [*REQUESTS, *REPLIES]:
         fields: dict[str, object] = msgspec.msgpack.decode(msgspec.msgpack.encode(message))
