@@ -130,6 +130,8 @@ def print_status(reply: StatusReply) -> None:
 
 def _status_row(ws: WorkspaceStatus) -> tuple[str, ...]:
     trust = "trusted" if ws.trusted else "untrusted"
+    if ws.trust_pending:  # `prewrite trust` since it opened: the next check reopens it
+        trust += " (next check: " + ("untrusted)" if ws.trusted else "trusted)")
     state = ws.backend_state + (" (busy)" if ws.busy else "")
     return (trust, ws.language, ws.checker or "-", state, str(ws.checks), ws.root)
 

@@ -120,6 +120,7 @@ def test_status_answers_with_the_workspace_and_its_trust(user: Cli, shop: Path) 
     assert run(user, "check", shop, "--patch", green).code == 0  # starts the daemon
     assert row()[:2] == ["untrusted", "python"]
     assert user("trust", str(shop)).code == 0
+    assert row()[:5] == ["untrusted", "(next", "check:", "trusted)", "python"]  # reopened next
     assert run(user, "check", shop, "--patch", green).code == 0
     assert row()[:2] == ["trusted", "python"]
 

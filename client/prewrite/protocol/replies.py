@@ -92,6 +92,9 @@ class WorkspaceStatus(msgspec.Struct, frozen=True):
     spare_served: int = 0  # editor requests spare checkers of this workspace have answered
     busy: bool = False  # an agent check (or a watcher batch) holds the checker now
     trusted: bool = False  # the workspace may run its own code (``prewrite trust``)
+    # The trust list says the opposite of ``trusted`` now (``prewrite trust`` since it opened):
+    # the next check opens the workspace afresh under the new trust.
+    trust_pending: bool = False
     activity: str = ""  # what it is doing now, e.g. "starting pyright 1.1.414" ("" when idle)
     activity_s: float = 0.0  # for how many seconds it has been doing it
 

@@ -59,7 +59,12 @@ class EditorHub:
             spare = self.spares.spare_of(ws)
             pid = spare.backend.pid if spare is not None and spare.ready.is_set() else None
             served = self.spares.served.get(id(ws), 0)
-            found.append(msgspec.structs.replace(ws.status(), spare_pid=pid, spare_served=served))
+            pending = self.registry.trusted(ws.root) != ws.trusted  # trusted since, or no more
+            found.append(
+                msgspec.structs.replace(
+                    ws.status(), spare_pid=pid, spare_served=served, trust_pending=pending
+                )
+            )
         return found
 
     async def stop(self) -> None:
