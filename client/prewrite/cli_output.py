@@ -115,6 +115,9 @@ def print_status(reply: StatusReply) -> None:
     """The daemon, then one row per workspace (its root last: the one column of any width),
     each with a line of details below it."""
     print(f"daemon pid {reply.pid}, version {reply.version}, up {reply.uptime_s:.0f}s")
+    if reply.memory_budget:
+        held = sum(ws.rss_bytes for ws in reply.workspaces)
+        print(f"warm checkers hold {_mib(held)} of a {_mib(reply.memory_budget)} memory budget")
     print(f"socket {reply.socket}")
     if not reply.workspaces:
         print("no workspaces yet")
@@ -128,6 +131,10 @@ def print_status(reply: StatusReply) -> None:
             _print_workspace_details(reply.workspaces[index - 1])
 
 
+def _mib(n: int) -> str:
+    return f"{n / 2**30:.1f} GiB" if n >= 2**30 else f"{n // 2**20} MiB"
+
+
 def _status_row(ws: WorkspaceStatus) -> tuple[str, ...]:
     trust = "trusted" if ws.trusted else "untrusted"
     if ws.trust_pending:  # `prewrite trust` since it opened: the next check reopens it
@@ -137,7 +144,7 @@ def _status_row(ws: WorkspaceStatus) -> tuple[str, ...]:
 
 
 def _print_workspace_details(ws: WorkspaceStatus) -> None:
-    pid = f"checker pid {ws.server_pid}, " if ws.server_pid else ""
+    pid = f"checker pid {ws.server_pid} ({_mib(ws.rss_bytes)}), " if ws.server_pid else ""
     python = f", python {ws.python}" if ws.language == "python" else ""
     print(f"    {pid}generation {ws.generation}, environment {ws.environment or '-'}{python}")
     if ws.last_restart:

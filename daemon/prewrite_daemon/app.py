@@ -66,13 +66,14 @@ class Daemon:
         spare_idle_s: float = DEFAULT_SPARE_IDLE_S,
         planning_budget_s: float = DEFAULT_PLANNING_BUDGET_S,
         ready_checker: bool = True,
+        memory_budget: int | None = None,
     ) -> None:
         self.paths = paths
         self.idle_timeout_s = idle_timeout_s
         self.registry = Registry(
             paths.state_dir, max_warm, protected=(paths.runtime_dir,),
             planning_budget_s=planning_budget_s, watch_after_reply=True,
-            ready_checkers=ready_checker, quiet=self._quiet,
+            ready_checkers=ready_checker, quiet=self._quiet, memory_budget=memory_budget,
         )  # fmt: skip
         self.started = time.monotonic()
         self.last_activity = time.monotonic()
@@ -142,6 +143,7 @@ class Daemon:
             socket=str(self.paths.socket),
             uptime_s=round(time.monotonic() - self.started, 1),
             workspaces=self.editors.statuses(),
+            memory_budget=self.registry.memory_budget or 0,
         )
 
     async def run(self) -> None:

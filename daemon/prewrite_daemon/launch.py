@@ -22,6 +22,7 @@ from prewrite_daemon.backends.node import sanitized_path
 from prewrite_daemon.backends.pyright_command import langserver_argv, server_env
 from prewrite_daemon.backends.spawned_ahead import discard, spawn_ahead
 from prewrite_daemon.limits import check_state_dir
+from prewrite_daemon.memory import default_budget, parse_budget
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -29,17 +30,34 @@ if TYPE_CHECKING:
 log = logging.getLogger("prewrite_daemon")
 
 
-def _env_float(name: str) -> float | None:
-    """A number set in the environment, or None: the daemon's own default applies."""
+# No request and no editor for this long: the daemon exits, its checkers' memory with it.
+DEFAULT_IDLE_TIMEOUT_S = 3 * 3600.0
+
+
+def _env_float(name: str, default: float | None = None) -> float | None:
+    """A number set in the environment, or ``default`` (None: the daemon's own applies)."""
     value = os.environ.get(name)
-    return float(value) if value else None
+    return float(value) if value else default
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="prewrite-daemon", description="Run the prewrite daemon in the foreground."
     )
-    parser.add_argument("--idle-timeout", type=float, help="exit after this many idle seconds")
+    parser.add_argument(
+        "--idle-timeout",
+        type=float,
+        default=_env_float("PREWRITE_IDLE_TIMEOUT_S", DEFAULT_IDLE_TIMEOUT_S),
+        help="exit after this many seconds without a request or an attached editor, freeing "
+        "every warm checker; the next request starts it again (default 3 hours; 0: never)",
+    )
+    parser.add_argument(
+        "--memory-budget",
+        default=os.environ.get("PREWRITE_MEMORY_BUDGET", ""),
+        help="what the warm checkers may hold together, as a size (2G, 1500M) or a share of the "
+        "RAM (25%%): past it the least recently used idle workspaces stop, and a checker holding "
+        "more than its share is restarted at its next check (default 25%% of the RAM)",
+    )
     parser.add_argument("--log-level", default=os.environ.get("PREWRITE_LOG_LEVEL", "INFO"))
     parser.add_argument(
         "--max-warm",
@@ -115,6 +133,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except StateDirUnwritable as exc:
         log.error("cannot start: %s", exc)
         return 1
+    try:
+        budget = parse_budget(args.memory_budget) if args.memory_budget else default_budget()
+    except ValueError as exc:
+        log.error("cannot start: --memory-budget: %s", exc)
+        return 1
     if args.detach and os.fork() > 0:
         os._exit(0)  # the launcher returns at once; the daemon is reparented to init
     with paths.lock_file.open("a") as lock:
@@ -127,12 +150,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             _spawn_ready_pyright(paths)
         from prewrite_daemon.app import Daemon  # the daemon's code loads while pyright's does
 
-        options: dict[str, Any] = {"ready_checker": not args.no_ready_checker}
+        options: dict[str, Any] = {
+            "ready_checker": not args.no_ready_checker,
+            "memory_budget": budget,
+        }
         if args.editor_spare_idle is not None:
             options["spare_idle_s"] = args.editor_spare_idle
         if args.planning_budget is not None:
             options["planning_budget_s"] = max(0.0, args.planning_budget)
-        daemon = Daemon(paths, args.idle_timeout, max(1, args.max_warm), **options)
+        idle = args.idle_timeout if args.idle_timeout > 0 else None
+        daemon = Daemon(paths, idle, max(1, args.max_warm), **options)
         try:
             asyncio.run(daemon.run())
         finally:

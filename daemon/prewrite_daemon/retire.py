@@ -11,7 +11,10 @@ is left for the next turn (the request gets its answer, or its own error).
 from __future__ import annotations
 
 import logging
+import time
 from typing import TYPE_CHECKING, TypeVar
+
+from prewrite_daemon.memory import recycle, workspace_rss
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -20,6 +23,8 @@ if TYPE_CHECKING:
     from prewrite_daemon.entry import Entry
 
 log = logging.getLogger(__name__)
+
+RECYCLE_EVERY_S = 600.0  # a workspace's checker is restarted for its size at most this often
 
 K = TypeVar("K")  # the registry's key of an entry
 
@@ -62,6 +67,7 @@ class Retiring:
     def __init__(self) -> None:
         self.releasing: set[Entry] = set()  # gone roots whose checker is being stopped
         self.superseded: list[Entry] = []  # of a trust that no longer holds: stopped when idle
+        self._recycled: dict[int, float] = {}  # id(workspace) -> when it was last recycled
 
     def leaving(self) -> list[Entry]:
         """The entries out of the table not stopped yet (stopped with the registry)."""
@@ -91,9 +97,11 @@ class Retiring:
         keep: list[Entry],
         trusted: Callable[[Path], bool],
         max_warm: int,
+        budget: int | None = None,
     ) -> None:
         """Take out of ``entries`` (and stop, when idle) those of a trust that no longer holds,
-        of a root gone, and the least recently used beyond ``max_warm``; never one of ``keep``."""
+        of a root gone, the least recently used beyond ``max_warm`` and, while the warm ones
+        hold more than ``budget`` bytes, beyond it (``memory``); never one of ``keep``."""
         # A trust that no longer holds (the root was trusted, or no longer is): its checker goes.
         for key, entry in list(entries.items()):
             if entry not in keep and entry.workspace.trusted != trusted(entry.workspace.root):
@@ -124,3 +132,38 @@ class Retiring:
             del entries[key]
             await stop_entry(entry)
             excess -= 1
+        if budget is not None:
+            await self._within_budget(entries, keep, budget)
+
+    async def _within_budget(self, entries: dict[K, Entry], keep: list[Entry], budget: int) -> None:
+        """Stop the least recently used idle workspaces while the warm ones hold more than
+        ``budget``; a checker holding more than its share is restarted at its next check."""
+        warm = [(k, e) for k, e in entries.items() if e.workspace.backend is not None]
+        sizes = {id(e): workspace_rss(e.workspace) for _, e in warm}
+        total = sum(sizes.values())
+        for key, entry in warm:
+            if total <= budget:
+                break
+            if entry in keep or not is_idle(entry):
+                continue
+            mib = sizes[id(entry)] // 2**20
+            log.info(
+                "stopping the idle checker of %s (%d MiB; over the budget)",
+                entry.workspace.root,
+                mib,
+            )
+            del entries[key]
+            await stop_entry(entry)
+            total -= sizes.pop(id(entry))
+        share = budget // max(1, len(sizes))
+        now = time.monotonic()
+        for _, entry in warm:
+            ws = entry.workspace
+            if (
+                id(entry) not in sizes
+                or now - self._recycled.get(id(ws), -RECYCLE_EVERY_S) < RECYCLE_EVERY_S
+            ):
+                continue
+            if recycle(ws, sizes[id(entry)], share):
+                self._recycled[id(ws)] = now
+                log.info("%s: %s", ws.root, ws.resync_reason)

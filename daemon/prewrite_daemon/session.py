@@ -87,14 +87,17 @@ class Registry:
         watch_after_reply: bool = False,
         ready_checkers: bool = False,
         quiet: Callable[[], Awaitable[None]] | None = None,
+        memory_budget: int | None = None,
     ) -> None:
         """``trusted`` decides whether a root may run its own code (default: the user's list,
         ``prewrite.trust``); ``planning_budget_s`` bounds narrowing per check (``planning``);
         ``watch_after_reply``: new watchers wait for ``start_watchers`` (see there);
         ``ready_checkers``: checkers started ahead of need (``backends.ready``; the daemon's),
-        warmed up once ``quiet`` returns (None: never)."""
+        warmed up once ``quiet`` returns (None: never); ``memory_budget``: bytes the warm
+        checkers may hold together (``memory``; None: no budget)."""
         self.state_dir = state_dir
         self.max_warm = max_warm
+        self.memory_budget = memory_budget
         self.watch = watch
         self.watch_after_reply = watch_after_reply
         self._to_watch: list[Entry] = []
@@ -185,7 +188,9 @@ class Registry:
         await self._ask_ahead(root, request.python)
         entries = self.entries_for(root, request.python, [c.path for c in request.changes])
         with all_in_use(entries):
-            await self._retiring.evict(self._entries, entries, self.trusted, self.max_warm)
+            await self._retiring.evict(
+                self._entries, entries, self.trusted, self.max_warm, self.memory_budget
+            )
             first = entries[0]
             ladder = Ladder(
                 root, load_config(root), first.ruff, typecheck_all(entries), self.protected,

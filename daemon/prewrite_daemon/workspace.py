@@ -28,6 +28,7 @@ from prewrite_daemon.check.graph_keeper import GraphKeeper
 from prewrite_daemon.check.planning import DEFAULT_PLANNING_BUDGET_S, pruned_importers
 from prewrite_daemon.concurrency.preemptible_lock import PreemptibleLock
 from prewrite_daemon.editor.layer import EditorLayer
+from prewrite_daemon.memory import workspace_rss
 from prewrite_daemon.recheck.pending import PendingRecheck, RecheckQueue
 from prewrite_daemon.shadow.tree import ShadowTree
 
@@ -150,6 +151,7 @@ class Workspace:
             trusted=self.trusted,
             activity=activity,
             activity_s=activity_s,
+            rss_bytes=workspace_rss(self),
         )
 
     async def check(self, patch: PreparedPatch, timeout_s: float) -> CheckReply:

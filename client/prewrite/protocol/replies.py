@@ -95,6 +95,7 @@ class WorkspaceStatus(msgspec.Struct, frozen=True):
     # The trust list says the opposite of ``trusted`` now (``prewrite trust`` since it opened):
     # the next check opens the workspace afresh under the new trust.
     trust_pending: bool = False
+    rss_bytes: int = 0  # resident in its checker's processes now
     activity: str = ""  # what it is doing now, e.g. "starting pyright 1.1.414" ("" when idle)
     activity_s: float = 0.0  # for how many seconds it has been doing it
 
@@ -105,6 +106,7 @@ class StatusReply(Message, frozen=True, tag="status_reply"):
     socket: str
     uptime_s: float
     workspaces: list[WorkspaceStatus]
+    memory_budget: int = 0  # bytes the warm checkers may hold together (0: no budget)
 
 
 class RungStats(msgspec.Struct, frozen=True):
