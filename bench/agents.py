@@ -1,0 +1,129 @@
+"""``python -m bench.agents``: several agents checking different patches on one repository at once.
+
+On httpx (60 modules, pyright judging), ``N`` agents (1, 4 and 8 by default), each a thread with
+its own ``Client`` (its own socket), check body edits of *different* files back to back, as
+parallel agents editing one repository do. Per ``N``: every check's latency as the agent sees it
+(p50, p95), throughput (checks per second over the run) and how the daemon's checker held up
+(RSS). All in one run, on a private daemon warmed before the first measured check. Every answer
+must be a green with the patched file checked: a wrong or failed answer stops the bench.
+
+The daemon serialises checks on one workspace (one warm checker, one view of each file); what
+this measures is what that costs agents, the baseline the options (a pool of checkers, batching
+compatible checks) are judged against.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from bench.processes import percentile, rss_mb
+from prewrite.client import Client
+from prewrite.protocol import FileChange
+from tests.support.workloads import TYPECHECK_ONLY, prepare_workload
+
+FILES = (
+    "httpx/_utils.py", "httpx/_urls.py", "httpx/_status_codes.py", "httpx/_multipart.py",
+    "httpx/_auth.py", "httpx/_config.py", "httpx/_content.py", "httpx/_decoders.py",
+)  # fmt: skip
+
+
+def _body_edit(text: str, salt: str) -> str:
+    """A private statement appended to the module: nothing its importers see changes."""
+    return f"{text.rstrip()}\n\n_pw_bench = {salt!r}\n"
+
+
+class Agent(threading.Thread):
+    """One agent: ``checks`` body edits of its own file, timed as it sees them."""
+
+    def __init__(self, root: Path, python: str, rel: str, checks: int, go: threading.Barrier):
+        super().__init__(name=f"agent {rel}")
+        self.root, self.python, self.rel, self.checks, self.go = root, python, rel, checks, go
+        self.latencies_ms: list[float] = []
+        self.failure: str | None = None
+
+    def run(self) -> None:
+        text = (self.root / self.rel).read_text()
+        base = hashlib.sha256(text.encode()).hexdigest()
+        try:
+            with Client(call_timeout_s=120) as client:
+                self.go.wait(timeout=120)
+                for i in range(self.checks):
+                    new = _body_edit(text, str(i))
+                    change = FileChange(path=self.rel, base_sha256=base, content=new)
+                    t = time.perf_counter()
+                    reply = client.check(self.root, [change], python=self.python, timeout_s=120)
+                    self.latencies_ms.append((time.perf_counter() - t) * 1000)
+                    if not reply.ok or self.rel not in reply.checked_files:
+                        self.failure = f"{self.rel}: not a green of the patched file: {reply}"
+                        return
+        except Exception as exc:  # reported by the bench, which stops
+            self.failure = f"{self.rel}: {type(exc).__name__}: {exc}"
+
+
+def measure(root: Path, python: str, agents: int, checks: int) -> dict[str, float]:
+    go = threading.Barrier(agents)
+    crew = [Agent(root, python, FILES[i % len(FILES)], checks, go) for i in range(agents)]
+    started = time.perf_counter()
+    for agent in crew:
+        agent.start()
+    for agent in crew:
+        agent.join(timeout=900)
+    wall = time.perf_counter() - started
+    failures = [a.failure for a in crew if a.failure]
+    if failures:
+        raise RuntimeError("; ".join(failures))
+    latencies = [ms for a in crew for ms in a.latencies_ms]
+    return {
+        "agents": agents, "checks": len(latencies), "p50_ms": statistics.median(latencies),
+        "p95_ms": percentile(latencies, 0.95), "per_s": len(latencies) / wall,
+    }  # fmt: skip
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.agents", description=__doc__)
+    parser.add_argument("--agents", default="1,4,8", help="concurrent agents per round (1,4,8)")
+    parser.add_argument("--checks", type=int, default=10, help="checks per agent (10)")
+    args = parser.parse_args(argv)
+    work = Path(tempfile.mkdtemp(prefix="pwb-agents-", dir="/tmp"))
+    os.environ["PREWRITE_RUNTIME_DIR"] = str(work / "run")
+    pristine = prepare_workload()
+    root = work / "httpx"
+    shutil.copytree(pristine.root, root)
+    (root / "pyproject.toml").write_text((root / "pyproject.toml").read_text() + TYPECHECK_ONLY)
+    try:
+        with Client() as client:
+            for rel in FILES:  # warm: every file's base is in the daemon's cache
+                text = (root / rel).read_text()
+                base = hashlib.sha256(text.encode()).hexdigest()
+                change = FileChange(path=rel, base_sha256=base, content=_body_edit(text, "warm"))
+                client.check(root, [change], python=pristine.python, timeout_s=300)
+            [ws] = client.status().workspaces
+            rows = [
+                measure(root, pristine.python, int(n), args.checks) for n in args.agents.split(",")
+            ]
+            [ws] = client.status().workspaces
+            client.stop()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    one = rows[0]["p95_ms"]
+    print(f"httpx 0.28.1, pyright, body edits of different files; load {os.getloadavg()[0]:.1f}; "
+          f"checker RSS after {rss_mb(ws.server_pid) or ws.rss_bytes / 2**20:.0f} MB")  # fmt: skip
+    print("| agents | checks | p50 ms | p95 ms | p95 / one agent's | checks/s |")
+    print("|---|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['agents']:.0f} | {r['checks']:.0f} | {r['p50_ms']:.0f} | {r['p95_ms']:.0f} "
+              f"| {r['p95_ms'] / one:.1f}x | {r['per_s']:.1f} |")  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
