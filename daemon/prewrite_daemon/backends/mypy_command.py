@@ -138,3 +138,17 @@ def cli_argv(
 ) -> list[str]:
     """The cold CLI of the same mypy: the oracle, and the judge of configuration changes."""
     return [tool.python, "-m", "mypy", *mypy_flags(tool, python_executable, extra), *targets]
+
+
+def failure_hint(tool: MypyTool, said: str) -> str:
+    """What to do about a mypy that refused to run, when its words say (a configuration whose
+    ``python_version`` this mypy no longer supports: pytest's 3.8 under mypy 2.x)."""
+    if "is not supported (must be" not in said:
+        return ""
+    if tool.origin == "the workspace's own":
+        return ""
+    return (
+        f" (the configuration targets a Python that {tool.label} no longer checks: "
+        "`prewrite trust ROOT` judges with the mypy the workspace's environment has installed, "
+        "as its CI does, or [tool.prewrite] typecheck names another checker)"
+    )

@@ -21,7 +21,13 @@ from typing import TYPE_CHECKING, Any
 
 from prewrite.errors import BackendFailed, UntrustedWorkspace
 from prewrite_daemon.backends.dmypy import DmypyBackend
-from prewrite_daemon.backends.mypy_command import MypyTool, cli_argv, find_mypy, untrusted_shim
+from prewrite_daemon.backends.mypy_command import (
+    MypyTool,
+    cli_argv,
+    failure_hint,
+    find_mypy,
+    untrusted_shim,
+)
 from prewrite_daemon.backends.mypy_output import parse_report
 from prewrite_daemon.backends.process import run_captured
 from prewrite_daemon.languages.checkers import MYPY_INI, mypy_config_file
@@ -220,7 +226,8 @@ class MypyLanguage:
         argv = cli_argv(env.tool, env.python_executable, targets(tree, None, env.ci), env.ci.flags)
         code, out, err = await run_captured(argv, tree, None, timeout_s, "mypy")
         if code not in (0, 1):
-            raise BackendFailed(f"mypy exited {code}: {(err or out)[-2000:]}")
+            said = (err or out)[-2000:]
+            raise BackendFailed(f"mypy exited {code}: {said}{failure_hint(env.tool, said)}")
         return parse_report(out, tree)
 
     def new_graph(
