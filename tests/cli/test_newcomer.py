@@ -62,8 +62,17 @@ TESTS_ON = "\n[tool.prewrite]\ntests = true\ntest_timeout = 60\n"
 RED_CALL = ("shop/checkout.py", "reportCallIssue")
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def user() -> Iterator[Cli]:
+    """One new user's daemon for the module (each test has a repository of its own); the first
+    check's test starts a daemon of its own (``fresh``)."""
+    with newcomer_cli() as cli:
+        yield cli
+
+
+@pytest.fixture
+def fresh() -> Iterator[Cli]:
+    """A user with no daemon running yet: the first command starts one."""
     with newcomer_cli() as cli:
         yield cli
 
@@ -85,11 +94,12 @@ def edit_patch(dest: Path, *edits: dict[str, str]) -> Path:
 
 @pytest.mark.parametrize("patch", [red_patch, green_patch], ids=["red", "green"])
 def test_the_first_check_on_a_fresh_daemon_is_the_cold_clis_verdict(
-    user: Cli, shop: Path, tmp_path: Path, patch: Callable[[Path], list[FileChange]]
+    fresh: Cli, shop: Path, tmp_path: Path, patch: Callable[[Path], list[FileChange]]
 ) -> None:
     changes = patch(shop)
     started = time.perf_counter()
-    t = run(user, "check", shop, "--patch", str(patch_file(tmp_path / "p.json", changes)), "--json")
+    patch_json = str(patch_file(tmp_path / "p.json", changes))
+    t = run(fresh, "check", shop, "--patch", patch_json, "--json")
     first_s = time.perf_counter() - started
     started = time.perf_counter()
     cold = ColdOracle(shop, PYTHON).introduced(write_patched_copy(shop, changes, tmp_path / "cold"))
@@ -117,7 +127,7 @@ def test_status_answers_with_the_workspace_and_its_trust(user: Cli, shop: Path) 
         return line.split()
 
     green = str(edit_patch(shop.parent / "p.json", WITH_SCALED))
-    assert run(user, "check", shop, "--patch", green).code == 0  # starts the daemon
+    assert run(user, "check", shop, "--patch", green).code == 0  # opens the workspace
     assert row()[:2] == ["untrusted", "python"]
     assert user("trust", str(shop)).code == 0
     assert row()[:5] == ["untrusted", "(next", "check:", "trusted)", "python"]  # reopened next
