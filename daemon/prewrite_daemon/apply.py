@@ -115,11 +115,13 @@ async def _disk_rungs(
         results.append(DiskResult("tests", "skipped", 0.0, [], [], note))
     elif config.tests and python is not None:
         tests = affected_tests(ws.graph, changed, set(ws.shadow.files))
-        results.append(await run_tests(python, ws.root, tests, config.test_timeout_s))
+        with ws.activity.step(f"written; running the {len(tests)} test file(s) it affects"):
+            results.append(await run_tests(python, ws.root, tests, config.test_timeout_s))
     elif "tests" in config.not_requested:
         results.append(DiskResult("tests", "skipped", 0.0, [], [], "not requested (rungs)"))
     if finish:
-        results += await finish_rungs(ws.root, config)
+        with ws.activity.step("written; running the finish rungs"):
+            results += await finish_rungs(ws.root, config)
     return results
 
 
