@@ -1,4 +1,5 @@
 """The cold oracle: ``pyright --outputjson`` on a tree written to disk, diffed like the daemon.
+(basedpyright's: the same with its ``Flavour``, its own CLI.)
 
 The daemon checks a patch in a warm language server without writing it; the oracle writes the
 patched tree to a temporary copy, runs the same pyright version's CLI from scratch on the base and
@@ -19,7 +20,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from prewrite.changes import sha256_hex
 from prewrite.protocol import Diagnostic, FileChange, Severity
-from prewrite_daemon.backends.pyright_command import cli_argv
+from prewrite_daemon.backends.pyright_command import PYRIGHT, Flavour, cli_argv
 from prewrite_daemon.check.diagnostics import introduced
 from prewrite_daemon.languages.python.language import PYTHON
 
@@ -69,26 +70,32 @@ def _with_message(d: Diagnostic, message: str) -> Diagnostic:
     )
 
 
-def cold_pyright(tree: Path, python: str, timeout_s: float = 600.0) -> list[Diagnostic]:
+def cold_pyright(
+    tree: Path, python: str, timeout_s: float = 600.0, flavour: Flavour = PYRIGHT
+) -> list[Diagnostic]:
     """All of pyright's diagnostics for the project at ``tree``, as prewrite reports them."""
     tree = tree.resolve()
-    argv = [*cli_argv(), "--outputjson", "--pythonpath", python, "--project", str(tree)]
+    argv = [*cli_argv(None, flavour), "--outputjson", "--pythonpath", python]
+    argv += ["--project", str(tree)]
     proc = subprocess.run(
         argv, cwd=tree, capture_output=True, text=True, timeout=timeout_s, check=False
     )
     # Exit 0: no errors, 1: errors reported; anything else is a fatal or configuration error.
     if proc.returncode not in (0, 1):
-        raise OracleFailed(f"pyright exited {proc.returncode}:\n{proc.stdout}\n{proc.stderr}")
+        raise OracleFailed(
+            f"{flavour.name} exited {proc.returncode}:\n{proc.stdout}\n{proc.stderr}"
+        )
     try:
         report = cast("dict[str, Any]", json.loads(proc.stdout))
     except json.JSONDecodeError as exc:
-        raise OracleFailed(f"pyright printed no JSON: {proc.stdout[:2000]}") from exc
+        raise OracleFailed(f"{flavour.name} printed no JSON: {proc.stdout[:2000]}") from exc
     raw = cast("list[dict[str, Any]]", report.get("generalDiagnostics", []))
-    diagnostics = [d for d in (_from_json(item, tree) for item in raw) if d is not None]
+    found = (_from_json(item, tree, flavour.source) for item in raw)
+    diagnostics = [d for d in found if d is not None]
     return normalize_paths(diagnostics, tree)
 
 
-def _from_json(item: dict[str, Any], tree: Path) -> Diagnostic | None:
+def _from_json(item: dict[str, Any], tree: Path, source: str) -> Diagnostic | None:
     severity = _SEVERITIES.get(str(item.get("severity")))
     if severity is None:
         return None
@@ -107,7 +114,7 @@ def _from_json(item: dict[str, Any], tree: Path) -> Diagnostic | None:
         severity=severity,
         rule=str(item.get("rule", "")),
         message=PYTHON.normalize_message(str(item["message"])),
-        source=PYRIGHT_SOURCE,
+        source=source,
     )
 
 
@@ -126,17 +133,18 @@ def _read_text(tree: Path, rel_path: str) -> str | None:
 class ColdOracle:
     """Cold verdicts for many patched copies of one base tree; the base is run once."""
 
-    def __init__(self, base_tree: Path, python: str) -> None:
+    def __init__(self, base_tree: Path, python: str, flavour: Flavour = PYRIGHT) -> None:
         self.base_tree = base_tree.resolve()
         self.python = python
+        self.flavour = flavour  # pyright's CLI, or basedpyright's
 
     @cached_property
     def base(self) -> list[Diagnostic]:
-        return cold_pyright(self.base_tree, self.python)
+        return cold_pyright(self.base_tree, self.python, flavour=self.flavour)
 
     def introduced(self, patched_tree: Path) -> list[Diagnostic]:
         """What the patched tree's cold run reports that the base did not, file by file."""
-        candidate = cold_pyright(patched_tree, self.python)
+        candidate = cold_pyright(patched_tree, self.python, flavour=self.flavour)
         return introduced_between(self.base_tree, self.base, patched_tree, candidate)
 
 

@@ -181,16 +181,16 @@ def copy_workspace(workload: Workload, dest: Path) -> Workload:
 
 
 # httpx configures mypy, which would judge it (``languages.checkers``): these workloads measure
-# pyright, so they name it.
-TYPECHECK_ONLY = '\n[tool.prewrite]\nformat = false\nlint = false\ntypecheck = ["pyright"]\n'
+# pyright (or basedpyright), so they name it.
+TYPECHECK_ONLY = '\n[tool.prewrite]\nformat = false\nlint = false\ntypecheck = ["{checker}"]\n'
 
 
-def typecheck_only(workload: Workload) -> Workload:
-    """Turn the ladder's ruff rungs off in a copy, pyright judging (``[tool.prewrite]``).
+def typecheck_only(workload: Workload, checker: str = "pyright") -> Workload:
+    """Turn the ladder's ruff rungs off in a copy, ``checker`` judging (``[tool.prewrite]``).
 
     The httpx workspace configures ruff, so the daemon would format and lint its patches; the
-    differential tests compare the type-check rung alone with the cold pyright oracle.
+    differential tests compare the type-check rung alone with the cold checker's oracle.
     """
     pyproject = workload.root / "pyproject.toml"
-    pyproject.write_text(pyproject.read_text() + TYPECHECK_ONLY)
+    pyproject.write_text(pyproject.read_text() + TYPECHECK_ONLY.format(checker=checker))
     return workload

@@ -64,9 +64,8 @@ def test_both_configured_both_judge(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text("[tool.mypy]\n[tool.pyright]\n[tool.basedpyright]\n")
     chosen = choose(tmp_path)
     assert [c.name for c in chosen] == ["pyright", "mypy", "basedpyright"]
-    assert [c.runs_as for c in chosen] == ["pyright", "mypy", "pyright"]
     names = [lang.name for lang in languages_for(tmp_path, ["a.py"])]
-    assert names == ["python", "mypy"]  # basedpyright stands in as pyright: judged once
+    assert names == ["python", "mypy", "basedpyright"]  # each one judges
 
 
 def test_the_override_names_them(tmp_path: Path) -> None:

@@ -1,10 +1,12 @@
 """pyright as a backend: its LSP quirks, the settings it gets, the cold CLI run (its command lines
-are ``backends.pyright_command``).
+are ``backends.pyright_command``). basedpyright (a ``Flavour``) is driven the same way.
 
 Settings mirror the ``pyright`` CLI's defaults so a warm verdict equals a cold run's: the
 workspace's own ``pyrightconfig.json`` / ``[tool.pyright]`` decides the rules, the interpreter
 decides the installed packages, and ``openFilesOnly`` keeps the server from analysing the whole
-tree in the background (the daemon opens exactly the files it pulls).
+tree in the background (the daemon opens exactly the files it pulls). Nothing else is set: the
+server's own defaults are its CLI's (basedpyright's ``typeCheckingMode`` is "recommended" in
+both), and the configuration file decides the rest.
 """
 
 from __future__ import annotations
@@ -19,7 +21,13 @@ from prewrite_daemon.backends.base import RawDiagnostic
 from prewrite_daemon.backends.lsp_process import LspProcess
 from prewrite_daemon.backends.lsp_types import ServerQuirks, SettingsFn
 from prewrite_daemon.backends.process import run_captured
-from prewrite_daemon.backends.pyright_command import cli_argv, langserver_argv, server_env
+from prewrite_daemon.backends.pyright_command import (
+    PYRIGHT,
+    Flavour,
+    cli_argv,
+    langserver_argv,
+    server_env,
+)
 
 _START = {"line": 0, "character": 0}
 
@@ -46,7 +54,9 @@ def _settings(python: str | None) -> SettingsFn:
             return {"analysis": analysis} | ({"pythonPath": python} if python else {})
         if section == "python.analysis":
             return analysis
-        if section in ("pyright", "basedpyright"):
+        if section == "basedpyright":  # basedpyright reads ``basedpyright.analysis`` first
+            return {"analysis": analysis}
+        if section == "pyright":
             return {}
         return None
 
@@ -54,7 +64,11 @@ def _settings(python: str | None) -> SettingsFn:
 
 
 def make_pyright(
-    root: Path, python: str | None, ready: LspProcess | None = None, dist: Path | None = None
+    root: Path,
+    python: str | None,
+    ready: LspProcess | None = None,
+    dist: Path | None = None,
+    flavour: Flavour = PYRIGHT,
 ) -> LspProcess:
     """A pyright language server over the tree at ``root`` using ``python``'s packages.
 
@@ -66,7 +80,7 @@ def make_pyright(
     if ready is not None:
         ready.bind(root, _settings(python))
         return ready
-    argv = langserver_argv(dist)  # ``dist``: the workspace's own pyright (never a ready one)
+    argv = langserver_argv(dist, flavour)  # ``dist``: the workspace's own (never a ready one)
     return LspProcess(argv, root, _settings(python), server_env(), PYRIGHT_QUIRKS)
 
 
@@ -141,27 +155,35 @@ def make_ready_pyright(cwd: Path) -> LspProcess:
     return LspProcess(langserver_argv(), cwd, settings, server_env(), PYRIGHT_QUIRKS, unbound=True)
 
 
-def cold_argv(python: str | None, dist: Path | None = None) -> list[str]:
+def cold_argv(
+    python: str | None, dist: Path | None = None, flavour: Flavour = PYRIGHT
+) -> list[str]:
     """The cold CLI's command line, run in the tree (``prewrite doctor`` shows it beside CI's);
     ``dist``: the workspace's own pyright (None: prewrite's)."""
-    return [*cli_argv(dist), "--outputjson", *(["--pythonpath", python] if python else [])]
+    pythonpath = ["--pythonpath", python] if python else []
+    return [*cli_argv(dist, flavour), "--outputjson", *pythonpath]
 
 
 async def cold_pyright(
-    tree: Path, python: str | None, timeout_s: float, dist: Path | None = None
+    tree: Path,
+    python: str | None,
+    timeout_s: float,
+    dist: Path | None = None,
+    flavour: Flavour = PYRIGHT,
 ) -> dict[str, list[RawDiagnostic]]:
     """``pyright --outputjson`` on the project in ``tree``: diagnostics per tree-relative path.
 
     ``python`` None: no interpreter is run; the tree's configuration names the venv. Files
     outside the tree (libraries) are not the workspace's and are dropped.
     """
-    argv = cold_argv(python, dist)
-    code, out, err = await run_captured(argv, tree, None, timeout_s, "the cold pyright run")
+    argv = cold_argv(python, dist, flavour)
+    what = f"the cold {flavour.name} run"
+    code, out, err = await run_captured(argv, tree, None, timeout_s, what)
     try:
         report: dict[str, Any] = json.loads(out)
     except ValueError as exc:
         tail = (err or out)[-500:]
-        raise BackendFailed(f"pyright exited {code} without a report: {tail}") from exc
+        raise BackendFailed(f"{flavour.name} exited {code} without a report: {tail}") from exc
     results: dict[str, list[RawDiagnostic]] = {}
     for item in report.get("generalDiagnostics", []):
         try:
@@ -180,7 +202,7 @@ async def cold_pyright(
                 severity=item.get("severity", "error"),
                 rule=item.get("rule", ""),
                 message=item.get("message", ""),
-                source="Pyright",
+                source=flavour.source,  # as its language server names itself
             )
         )
     return results

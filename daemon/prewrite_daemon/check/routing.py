@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from prewrite.protocol import CheckReply
-from prewrite_daemon.languages.checkers import choose
+from prewrite_daemon.languages.checkers import KNOWN, choose
 from prewrite_daemon.limits import Deadline
 
 if TYPE_CHECKING:
@@ -53,11 +53,8 @@ def receipt(entry: Entry) -> str:
     """Which checker judged, its version and origin, and what chose it (``languages.checkers``)."""
     ws = entry.workspace
     name = "pyright" if ws.language.name == "python" else ws.language.name
-    why = [c for c in choose(ws.root) if c.runs_as == name] if name in ("pyright", "mypy") else []
-    chosen = "; ".join(
-        c.chosen_by if c.name == c.runs_as else f"{c.chosen_by}: {c.name}, judged by {name}"
-        for c in why
-    )
+    why = [c for c in choose(ws.root) if c.name == name] if name in KNOWN else []
+    chosen = "; ".join(c.chosen_by for c in why)
     return f"typecheck: judged by {ws.env.checker}" + (f", chosen by {chosen}" if chosen else "")
 
 

@@ -30,7 +30,7 @@ RUNG_OF = {
     "ruff check": ("lint", "ruff check"),
     "mypy": ("typecheck", "mypy"),
     "pyright": ("typecheck", "pyright"),
-    "basedpyright": ("typecheck", ""),
+    "basedpyright": ("typecheck", "basedpyright"),
     "tsc": ("typecheck", "typescript"),
     "pytest": ("tests", "pytest"),
 }
@@ -39,6 +39,7 @@ PACKAGE_OF = {
     "ruff check": "ruff",
     "mypy": "mypy",
     "pyright": "pyright",
+    "basedpyright": "basedpyright",
     "typescript": "typescript",
     "pytest": "pytest",
 }
@@ -118,9 +119,7 @@ def _checkers(rungs: list[RungTool], runs: list[CiRun]) -> Iterator[Mismatch]:
         name = "typescript" if run.tool == "tsc" else run.tool
         if name in judges or not judges:
             continue  # judged, or the rung is off (``_rungs_off`` says so)
-        if run.tool == "basedpyright":
-            why = "prewrite has no basedpyright backend; pyright judges where it is configured"
-        elif run.tool == "tsc":
+        if run.tool == "tsc":
             why = (
                 "prewrite judges TypeScript where tsconfig.json or jsconfig.json is at the "
                 "root: run it with the directory CI checks as the root"
@@ -201,7 +200,7 @@ def _project_file(root: Path, named: str, tool: str) -> str:
         base = "" if named in (".", "") else named + "/"
         if tool == "typescript":
             return base + "tsconfig.json"
-        if tool == "pyright":
+        if tool in ("pyright", "basedpyright"):
             found = "pyrightconfig.json" if (root / base / "pyrightconfig.json").is_file() else ""
             return base + (found or "pyproject.toml")
     return named

@@ -34,6 +34,7 @@ from prewrite_daemon.ladder.ruff import BREAKAGE_RULES, Ruff
 from prewrite_daemon.ladder.ruff_configs import ruff_config_for
 from prewrite_daemon.languages.checkers import Choice, choose, mypy_config_file
 from prewrite_daemon.languages.python.checker_config import load_checker_config
+from prewrite_daemon.languages.python.language import BASEDPYRIGHT, PYTHON
 from prewrite_daemon.languages.python.mypy import MYPY, targets
 from prewrite_daemon.languages.readers import disk_reader
 from prewrite_daemon.languages.typescript.environment import JSCONFIG, TSCONFIG
@@ -136,7 +137,7 @@ def _type_checkers(
         return []
     tools = [
         _mypy(place, choice, state, problems)
-        if choice.runs_as == "mypy"
+        if choice.name == "mypy"
         else _pyright(place, choice, state)
         for choice in choices
     ]
@@ -146,25 +147,27 @@ def _type_checkers(
 
 
 def _pyright(place: Place, choice: Choice, state: str) -> RungTool:
-    source = load_checker_config(disk_reader(place.root)).source
-    override = os.environ.get("PREWRITE_PYRIGHT_DIST")
-    found = pyright_origin(place.root, place.site_dirs, place.trusted and bool(place.run_python))
-    origin = f"PREWRITE_PYRIGHT_DIST ({override})" if override else found.origin
+    """pyright, or basedpyright (the same language object with its own flavour)."""
+    lang = BASEDPYRIGHT if choice.name == "basedpyright" else PYTHON
+    name, flavour = lang.flavour.name, lang.flavour
+    source = load_checker_config(disk_reader(place.root), lang.sections).source
+    override = os.environ.get(flavour.override)
+    may_run = place.trusted and bool(place.run_python)
     notes: list[str] = []
-    if found.dist is None and found.pinned and found.pinned != found.version:
-        notes.append(f"the repository pins pyright {found.pinned}")
-    if choice.name != choice.runs_as:
-        notes.append(f"{choice.name} is configured; pyright judges in its place")
-    if place.run_python is None:
-        notes.append("no interpreter is run: pyright reads the packages the configuration names")
     try:
-        command = cold_argv(place.run_python, found.dist)
-    except PrewriteError as exc:
-        command, notes = [], [*notes, str(exc)]
+        found = pyright_origin(place.root, place.site_dirs, may_run, flavour)
+        origin = f"{flavour.override} ({override})" if override else found.origin
+        command = cold_argv(place.run_python, found.dist, flavour)
+    except PrewriteError as exc:  # not installed with prewrite: the doctor says so
+        return RungTool("typecheck", name, state, chosen_by=choice.chosen_by, notes=[str(exc)])
+    if found.dist is None and found.pinned and found.pinned != found.version:
+        notes.append(f"the repository pins {name} {found.pinned}")
+    if place.run_python is None:
+        notes.append(f"no interpreter is run: {name} reads the packages the configuration names")
     version = found.version
     return RungTool(
         "typecheck",
-        "pyright",
+        name,
         state,
         version,
         origin,

@@ -16,10 +16,11 @@ Then the content of judge files, in any folder (a patch must not write the rules
   command that ``prewrite finish`` would then run. A nested one is refused too: it would be the
   rules of any root chosen there.
 - Checker settings prewrite cannot judge before and after the patch — ``[tool.mypy]``, and a
-  ``[tool.pyright]`` or ``pyrightconfig.json`` that is not the root's (the workspace's checker
-  does not read it; CI may, from that folder) — are refused unless the root's table on disk sets
-  ``allow_relaxation``. The root's pyright and every ruff configuration are judged before and
-  after instead (``check/config_change.py``, ``ruff_rungs.py``).
+  ``[tool.pyright]``, ``[tool.basedpyright]`` or ``pyrightconfig.json`` that is not the root's
+  (the workspace's checker does not read it; CI may, from that folder) — are refused unless the
+  root's table on disk sets ``allow_relaxation``. The root's pyright (or basedpyright) and every
+  ruff configuration are judged before and after instead (``check/config_change.py``,
+  ``ruff_rungs.py``).
 - A judge configuration may not be made to read outside the root (``reach.py``).
 """
 
@@ -67,7 +68,11 @@ DEPENDENCY_TABLES: tuple[tuple[str, ...], ...] = (
 # root's pyproject.toml): no before-and-after judgement is possible here. ``[tool.mypy]`` of a
 # root mypy judges (``languages.checkers``) is judged like pyright's settings instead.
 UNJUDGED_TABLES: tuple[tuple[str, ...], ...] = (("tool", "mypy"),)
-NESTED_UNJUDGED_TABLES: tuple[tuple[str, ...], ...] = (("tool", "pyright"), ("tool", "mypy"))
+NESTED_UNJUDGED_TABLES: tuple[tuple[str, ...], ...] = (
+    ("tool", "pyright"),
+    ("tool", "basedpyright"),
+    ("tool", "mypy"),
+)
 
 
 def _matches(rel_lower: str, pattern: str) -> bool:
@@ -151,7 +156,7 @@ def check_content(patch: PreparedPatch, config: LadderConfig) -> None:
         name = PurePosixPath(edit.path).name
         at_root = _is_root_pyproject(patch.root, edit.path)
         if name == "pyproject.toml" or at_root:
-            judged = at_root and any(c.runs_as == "mypy" for c in choose(patch.root))
+            judged = at_root and any(c.name == "mypy" for c in choose(patch.root))
             _pyproject_moves(edit, config, (at_root, judged), moved, reasons)
         elif name == "pyrightconfig.json" and edit.path != name:
             _nested_pyright_moves(edit, config, moved, reasons)

@@ -10,10 +10,11 @@ patch just cannot add such a reach, or move it elsewhere outside).
 What is read, per file (by name, at any depth):
 
 - ``ruff.toml`` / ``.ruff.toml``: ``extend``; ``pyproject.toml``: ``[tool.ruff] extend`` and
-  ``[tool.pyright]`` as below;
-- ``pyrightconfig.json`` and ``[tool.pyright]``: ``extends``, ``extraPaths``, ``stubPath``,
-  ``typeshedPath``, ``venvPath``, and each execution environment's ``root`` / ``extraPaths``
-  (a stub read from outside shows its literals in diagnostics);
+  ``[tool.pyright]`` / ``[tool.basedpyright]`` as below;
+- ``pyrightconfig.json``, ``[tool.pyright]`` and ``[tool.basedpyright]``: ``extends``,
+  ``extraPaths``, ``stubPath``, ``typeshedPath``, ``venvPath``, and each execution
+  environment's ``root`` / ``extraPaths`` (a stub read from outside shows its literals in
+  diagnostics);
 - ``tsconfig*.json`` / ``jsconfig.json``: ``extends`` (a path, or a package found in a
   ``node_modules`` above the root), ``references``, ``files``, ``include`` and the path options
   of ``compilerOptions`` (``baseUrl``, ``rootDir``, ``rootDirs``, ``typeRoots``, ``paths``);
@@ -108,7 +109,12 @@ def named_places(name: str, text: str) -> tuple[list[Reach], list[str]]:
     if lower == "pyproject.toml":
         tool = _table((_parse_toml(text) or {}).get("tool"))
         ruff = [("[tool.ruff] extend", v) for v in _strings(_table(tool.get("ruff")).get("extend"))]
-        return ruff + _pyright(_table(tool.get("pyright")), "[tool.pyright] "), []
+        pyright = [
+            place
+            for name in ("pyright", "basedpyright")
+            for place in _pyright(_table(tool.get(name)), f"[tool.{name}] ")
+        ]
+        return ruff + pyright, []
     if not _is_json_judge(lower):
         return [], []  # any other JSON file is data: never parsed here (it may be 100 MB)
     data = _parse_json(text) or {}

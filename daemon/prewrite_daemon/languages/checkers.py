@@ -27,9 +27,6 @@ if TYPE_CHECKING:
     from prewrite_daemon.languages.readers import Reader
 
 KNOWN = ("pyright", "mypy", "basedpyright")
-# What judges today a checker the repository configures: basedpyright is pyright's fork and
-# speaks its dialect; until its own backend lands, pyright judges in its place (said in replies).
-STANDS_IN = {"basedpyright": "pyright"}
 MYPY_INI = ("mypy.ini", ".mypy.ini")  # mypy's own files, read before pyproject.toml and setup.cfg
 
 
@@ -39,11 +36,6 @@ class Choice:
 
     name: str  # one of KNOWN
     chosen_by: str
-
-    @property
-    def runs_as(self) -> str:
-        """The checker that actually judges for this choice (``STANDS_IN``)."""
-        return STANDS_IN.get(self.name, self.name)
 
 
 def choose(root: Path, read: Reader | None = None) -> list[Choice]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from prewrite_daemon.languages.checkers import choose
-from prewrite_daemon.languages.python.language import PYTHON
+from prewrite_daemon.languages.python.language import BASEDPYRIGHT, PYTHON
 from prewrite_daemon.languages.python.mypy import MYPY
 from prewrite_daemon.languages.python.protocols.library import (
     pause_scans,
@@ -28,17 +28,22 @@ LANGUAGES: tuple[Language, ...] = (PYTHON, TYPESCRIPT)
 DEFAULT: Language = PYTHON  # a root no language claims is Python's, as before there were two
 # Python's checkers by the name a repository configures them by (``languages.checkers``); each
 # is a language of its own to the core: its own workspace, shadow, checker and fingerprint.
-PYTHON_CHECKERS: dict[str, Language] = {"pyright": PYTHON, "mypy": MYPY}
+PYTHON_CHECKERS: dict[str, Language] = {
+    "pyright": PYTHON,
+    "mypy": MYPY,
+    "basedpyright": BASEDPYRIGHT,
+}
 
 
 def language_named(name: str) -> Language:
-    """The language called ``name`` (a wire value: ``"python"``, ``"typescript"``, ``"mypy"``)."""
-    return next(lang for lang in (*LANGUAGES, MYPY) if lang.name == name)
+    """The language called ``name`` (a wire value: ``"python"``, ``"typescript"``, ``"mypy"``,
+    ``"basedpyright"``)."""
+    return next(lang for lang in (*LANGUAGES, MYPY, BASEDPYRIGHT) if lang.name == name)
 
 
 def python_judges(root: Path) -> list[Language]:
     """The checkers that judge Python under ``root``: the ones its repository configures."""
-    return list(dict.fromkeys(PYTHON_CHECKERS[c.runs_as] for c in choose(root)))
+    return list(dict.fromkeys(PYTHON_CHECKERS[c.name] for c in choose(root)))
 
 
 def languages_for(root: Path, paths: list[str]) -> list[Language]:

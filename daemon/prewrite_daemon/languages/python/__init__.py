@@ -1,4 +1,5 @@
-"""Python, judged by pyright: the language object (``language``), the interpreter and the
+"""Python, judged by pyright (or basedpyright, the same language object with its flavour), or by
+mypy (``mypy``: dmypy warm): the language objects (``language``), the interpreter and the
 environment's fingerprint (``environment``, ``interpreter_query``, ``interpreter_trust``), what
 the checker reads (``layout``, ``checker_config``), and the dependency analysis the planner
 narrows with: ``names`` (name-level dependencies), ``syntax`` (parsing under the project's

@@ -47,8 +47,13 @@ class CheckerConfig:
     raw: str | None = None  # the text of a pyrightconfig.json that does not parse (kept as is)
 
 
-def load_checker_config(read: Reader) -> CheckerConfig:
-    """pyright's rule: ``pyrightconfig.json`` at the root wins; else ``[tool.pyright]``."""
+def load_checker_config(read: Reader, sections: tuple[str, ...] = ("pyright",)) -> CheckerConfig:
+    """pyright's rule: ``pyrightconfig.json`` at the root wins; else ``[tool.pyright]``.
+
+    ``sections``: the ``pyproject.toml`` tables the checker reads, the first one present wins
+    (basedpyright: ``[tool.basedpyright]``, else ``[tool.pyright]``; it refuses a file with
+    both, which the shadow's generated file does not reproduce: docs/checkers.md).
+    """
     text = read(JSON_CONFIG)
     if text is not None:
         try:
@@ -65,10 +70,12 @@ def load_checker_config(read: Reader) -> CheckerConfig:
         tool: object = tomllib.loads(text).get("tool", {})
     except tomllib.TOMLDecodeError:
         return CheckerConfig({}, None)  # pyright ignores a broken pyproject too
-    section = cast("dict[str, Any]", tool).get("pyright") if isinstance(tool, dict) else None
-    if not isinstance(section, dict):
-        return CheckerConfig({}, None)
-    return CheckerConfig(cast("dict[str, Any]", section), "pyproject.toml [tool.pyright]")
+    tables = cast("dict[str, Any]", tool) if isinstance(tool, dict) else {}
+    for name in sections:
+        section = tables.get(name)
+        if isinstance(section, dict):
+            return CheckerConfig(cast("dict[str, Any]", section), f"pyproject.toml [tool.{name}]")
+    return CheckerConfig({}, None)
 
 
 def _inside(path: str, root: Path) -> bool:

@@ -1,4 +1,10 @@
-"""Python, checked by pyright: sources, configuration, installed packages, import graph."""
+"""Python, checked by pyright: sources, configuration, installed packages, import graph.
+
+basedpyright (pyright's fork) is the same language object with another ``Flavour``: its own
+package, version and origin (in the fingerprint and the receipt), its CLI and server, and its
+``pyproject.toml`` table (``[tool.basedpyright]``, else ``[tool.pyright]``); a language of its
+own to the core (``BASEDPYRIGHT``: its own workspace, shadow and checker).
+"""
 
 from __future__ import annotations
 
@@ -16,7 +22,15 @@ from prewrite_daemon.backends.pyright import (
     make_pyright,
     make_ready_pyright,
 )
-from prewrite_daemon.backends.pyright_command import PyrightOrigin, pyright_origin
+from prewrite_daemon.backends.pyright_command import (
+    BASEDPYRIGHT as BASEDPYRIGHT_FLAVOUR,
+)
+from prewrite_daemon.backends.pyright_command import (
+    PYRIGHT,
+    Flavour,
+    PyrightOrigin,
+    pyright_origin,
+)
 from prewrite_daemon.backends.ready import ReadyChecker
 from prewrite_daemon.languages.python.checker_config import CONFIG_FILES, JSON_CONFIG
 from prewrite_daemon.languages.python.environment import (
@@ -53,6 +67,7 @@ class PythonEnvironment:
     site_dirs: list[Path]
     checker: str
     pyright: PyrightOrigin | None = None  # None: prewrite's own (``checker`` says which)
+    sections: tuple[str, ...] = ("pyright",)  # the pyproject.toml tables the checker reads
 
     @property
     def pyright_dist(self) -> Path | None:
@@ -61,7 +76,8 @@ class PythonEnvironment:
 
     def layout(self) -> Layout:
         unrun = None if self.run_python else self.python
-        return compute_layout(self.root, self.site_dirs, disk_reader(self.root), unrun)
+        read = disk_reader(self.root)
+        return compute_layout(self.root, self.site_dirs, read, unrun, self.sections)
 
     def fingerprint(self, outside: list[Path], libraries: int) -> Fingerprint:
         return fingerprint(
@@ -80,8 +96,16 @@ class PythonEnvironment:
 
 
 class PythonLanguage:
-    name = "python"
-    config_name = JSON_CONFIG
+    """The ``Language`` seam for Python judged by pyright, or by a fork of it (``flavour``)."""
+
+    config_name = JSON_CONFIG  # basedpyright reads pyrightconfig.json first too
+
+    def __init__(
+        self, name: str = "python", flavour: Flavour = PYRIGHT, sections: tuple[str, ...] = ()
+    ) -> None:
+        self.name = name
+        self.flavour = flavour
+        self.sections = sections or (flavour.name,)
 
     def is_source(self, rel: str) -> bool:
         return rel.endswith(SOURCE_SUFFIXES)
@@ -101,12 +125,14 @@ class PythonLanguage:
     ) -> PythonEnvironment:
         if run_python is None:
             dirs = read_site_dirs(python)
-            origin = pyright_origin(root, dirs, may_run_own=False)
-            return PythonEnvironment(root, python, None, dirs, origin.label, origin)
+            origin = pyright_origin(root, dirs, False, self.flavour)
+            return PythonEnvironment(root, python, None, dirs, origin.label, origin, self.sections)
         answer = take_prefetched(run_python) or ask_interpreter(run_python)
         # the workspace's own pyright is its code too: run only where the workspace is trusted
-        origin = pyright_origin(root, answer.site_dirs, may_run_own=trusted)
-        return PythonEnvironment(root, python, run_python, answer.site_dirs, origin.label, origin)
+        origin = pyright_origin(root, answer.site_dirs, trusted, self.flavour)
+        return PythonEnvironment(
+            root, python, run_python, answer.site_dirs, origin.label, origin, self.sections
+        )
 
     def make_backend(
         self,
@@ -117,16 +143,18 @@ class PythonLanguage:
     ) -> Backend:
         dist = env.pyright_dist if isinstance(env, PythonEnvironment) else None
         bindable = ready if isinstance(ready, LspProcess) and dist is None else None
-        return make_pyright(shadow_root, run_python, bindable, dist)
+        return make_pyright(shadow_root, run_python, bindable, dist, self.flavour)
 
     def make_ready(self, cwd: Path) -> ReadyChecker | None:
+        if not self.flavour.default:
+            return None  # the ready server is prewrite's pyright (``backends.spawned_ahead``)
         return ReadyChecker(make_ready_pyright(cwd), ("warm_up.py", WARM_UP_SOURCE))
 
     async def cold_check(
         self, tree: Path, env: Environment, run_python: str | None, timeout_s: float
     ) -> dict[str, list[RawDiagnostic]]:
         dist = env.pyright_dist if isinstance(env, PythonEnvironment) else None
-        found = await cold_pyright(tree, run_python, timeout_s, dist)
+        found = await cold_pyright(tree, run_python, timeout_s, dist, self.flavour)
         # --outputjson indents message details with NBSP too (the text output does not)
         return {rel: [self.normalize(raw) for raw in raws] for rel, raws in found.items()}
 
@@ -146,13 +174,15 @@ class PythonLanguage:
         typesheds = configured_typesheds(layout.config.settings, root)
         library = for_environment(
             env.site_dirs, [*layout.outside, *dirs], typesheds, env.checker, linked=files,
-            dist=env.pyright_dist,
+            dist=env.pyright.package if env.pyright else None,  # whose typeshed counts
         )  # fmt: skip
         library.prefetch()  # the disk caches only: the scan waits for a member change
         # Off in every pyright rule set (basic to strict): on only where the configuration
         # names it (at the top or in an execution environment), or where a file's comment does
-        # (``NameGraph`` notices those itself).
-        cycles = "reportImportCycles" in json.dumps(layout.config.settings)
+        # (``NameGraph`` notices those itself). basedpyright's default rule set ("recommended")
+        # turns it on: always taken as on there.
+        named = "reportImportCycles" in json.dumps(layout.config.settings)
+        cycles = named or not self.flavour.default
         return NameGraph(library, report_import_cycles=cycles)
 
     def interface_changed(self, rel: str, old: str | None, new: str | None) -> bool:
@@ -194,3 +224,6 @@ def linked_sources(
 
 
 PYTHON = PythonLanguage()
+BASEDPYRIGHT = PythonLanguage(
+    "basedpyright", BASEDPYRIGHT_FLAVOUR, ("basedpyright", "pyright")
+)  # basedpyright's rule: [tool.basedpyright], else [tool.pyright] (it refuses both)

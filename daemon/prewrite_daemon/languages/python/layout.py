@@ -34,10 +34,11 @@ class Layout:
     outside: tuple[Path, ...]  # dirs outside the root the checker reads sources from
     config_text: str  # the shadow's pyrightconfig.json
     environment: tuple[tuple[str, str], ...] = ()  # venv settings when the venv is not run
+    sections: tuple[str, ...] = ("pyright",)  # the pyproject.toml tables the checker reads
 
     def with_config(self, root: Path, read: Reader) -> Layout:
         """The same environment under another configuration (a patch's candidate config)."""
-        config = load_checker_config(read)
+        config = load_checker_config(read, self.sections)
         return Layout(
             config,
             CheckerScope.from_settings(config.settings, root),
@@ -45,6 +46,7 @@ class Layout:
             self.outside,
             render_shadow_config(config, root, list(self.search_dirs), dict(self.environment)),
             self.environment,
+            self.sections,
         )
 
 
@@ -59,12 +61,17 @@ def _mirrored_dir(root: Path, rel: str) -> bool:
 
 
 def compute_layout(
-    root: Path, site_dirs: list[Path], read: Reader, unrun_python: str | None = None
+    root: Path,
+    site_dirs: list[Path],
+    read: Reader,
+    unrun_python: str | None = None,
+    sections: tuple[str, ...] = ("pyright",),
 ) -> Layout:
     """The layout of ``root`` with the interpreter's package dirs ``site_dirs``.
 
     ``unrun_python``: an interpreter that must not be run (an untrusted workspace's venv); the
     configuration then names its venv and version, so pyright reads them from disk.
+    ``sections``: the ``pyproject.toml`` tables the checker reads its settings from.
     """
     inside: list[str] = []
     outside: list[Path] = []
@@ -76,7 +83,7 @@ def compute_layout(
                 continue
         if not any(directory == s or s in directory.parents for s in site_dirs):
             outside.append(directory)
-    config = load_checker_config(read)
+    config = load_checker_config(read, sections)
     outside += outside_dirs(config, root)
     environment = _venv_settings(unrun_python) if unrun_python else {}
     return Layout(
@@ -86,6 +93,7 @@ def compute_layout(
         tuple(dict.fromkeys(outside)),
         render_shadow_config(config, root, inside, environment),
         tuple(environment.items()),
+        sections,
     )
 
 

@@ -1,0 +1,91 @@
+"""The differential test for basedpyright: the warm daemon (basedpyright's language server) against
+a cold ``basedpyright`` run per patch.
+
+On a private copy of httpx 0.28.1 judged by basedpyright alone (``[tool.prewrite] typecheck``),
+with no ``[tool.basedpyright]``: both sides run basedpyright's own defaults (the "recommended"
+rule set, many warnings and its own rules: ``reportAny``, ``reportImplicitOverride``,
+``reportImportCycles`` …). The pyright test's generated patches, at most two of each kind, are
+judged by the daemon and by the basedpyright CLI of the same version on a patched copy
+(``tests/support/oracle.py`` with basedpyright's ``Flavour``), diffed with the daemon's own
+``introduced`` rule. For every patch the multisets of (path, rule, severity, message) must be
+equal, and the daemon's ``ok`` must say "no new error" exactly when the oracle's set has none.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
+
+import pytest
+
+from prewrite_daemon.backends.pyright_command import BASEDPYRIGHT, dist_version, pyright_dist
+from tests.support.differential import Disagreement, compare
+from tests.support.oracle import ColdOracle
+from tests.support.patchgen import generate_patches
+from tests.support.workloads import Workload, copy_workspace, prepare_workload, typecheck_only
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from prewrite.client import Client
+    from tests.support.patchkit import GeneratedPatch
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+PER_KIND = 2  # the cold CLI is one more oracle in a suite near its time budget
+MIN_PATCHES = 20
+MIN_CROSS_FILE = 5
+MIN_EACH_VERDICT = 5
+
+
+@pytest.fixture(scope="module")
+def workload(tmp_path_factory: pytest.TempPathFactory) -> Workload:
+    """A private copy of httpx, the ruff rungs off, basedpyright the only judge."""
+    copy = copy_workspace(prepare_workload(), tmp_path_factory.mktemp("based-diff") / "httpx")
+    return typecheck_only(copy, "basedpyright")
+
+
+def _few_of_each(patches: list[GeneratedPatch]) -> list[GeneratedPatch]:
+    seen: Counter[str] = Counter()
+    kept: list[GeneratedPatch] = []
+    for patch in patches:
+        seen[patch.kind] += 1
+        if seen[patch.kind] <= PER_KIND:
+            kept.append(patch)
+    return kept
+
+
+@pytest.mark.timeout(1200)
+def test_daemon_matches_cold_basedpyright_on_generated_patches(
+    client: Client, workload: Workload, tmp_path: Path
+) -> None:
+    oracle = ColdOracle(workload.root, workload.python, BASEDPYRIGHT)
+    errors = sorted({d.path for d in oracle.base})
+    patches = _few_of_each(generate_patches(workload.root, error_files=errors))
+    assert len(patches) >= MIN_PATCHES, [p.name for p in patches]
+    assert sum(len(p.changes) > 1 for p in patches) >= MIN_CROSS_FILE
+
+    version = dist_version(pyright_dist(BASEDPYRIGHT), BASEDPYRIGHT)
+    receipt = (
+        f"typecheck: judged by basedpyright {version} (bundled), "
+        "chosen by pyproject.toml [tool.prewrite] typecheck"
+    )
+    first = client.check(workload.root, patches[0].changes, python=workload.python, timeout_s=300)
+    assert receipt in first.verified, first.verified  # basedpyright itself, not pyright
+
+    disagreements: list[Disagreement] = []
+    verdicts: Counter[str] = Counter()
+    for n, patch in enumerate(patches):
+        red, disagreement = compare(client, workload, oracle, patch, tmp_path / f"case-{n}")
+        verdicts["red" if red else "green"] += 1
+        if disagreement is not None:
+            disagreements.append(disagreement)
+
+    report = "\n".join(d.render() for d in disagreements)
+    assert not disagreements, (
+        f"{len(disagreements)} of {len(patches)} patches judged differently "
+        f"(the oracle's verdicts: {dict(verdicts)}):\n{report}"
+    )
+    # A daemon (or oracle) that always answers green or always red must not pass.
+    assert verdicts["red"] >= MIN_EACH_VERDICT, verdicts
+    assert verdicts["green"] >= MIN_EACH_VERDICT, verdicts
