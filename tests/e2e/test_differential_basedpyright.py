@@ -4,7 +4,7 @@ a cold ``basedpyright`` run per patch.
 On a private copy of httpx 0.28.1 judged by basedpyright alone (``[tool.prewrite] typecheck``),
 with no ``[tool.basedpyright]``: both sides run basedpyright's own defaults (the "recommended"
 rule set, many warnings and its own rules: ``reportAny``, ``reportImplicitOverride``,
-``reportImportCycles`` …). The pyright test's generated patches, at most two of each kind, are
+``reportImportCycles`` …). The pyright test's generated patches, one of each kind, are
 judged by the daemon and by the basedpyright CLI of the same version on a patched copy
 (``tests/support/oracle.py`` with basedpyright's ``Flavour``), diffed with the daemon's own
 ``introduced`` rule. For every patch the multisets of (path, rule, severity, message) must be
@@ -32,10 +32,13 @@ if TYPE_CHECKING:
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
-PER_KIND = 2  # the cold CLI is one more oracle in a suite near its time budget
-MIN_PATCHES = 20
-MIN_CROSS_FILE = 5
-MIN_EACH_VERDICT = 5
+# One patch of each kind: basedpyright's warm path is pyright's (the pyright differential tests
+# judge it on ~60 patches); this one proves basedpyright's own plumbing (its package, settings,
+# rule set and configuration) against its own CLI, whose cold run costs 7-8 s a patch here.
+PER_KIND = 1
+MIN_PATCHES = 12  # every kind patchgen makes on httpx
+MIN_CROSS_FILE = 3
+MIN_EACH_VERDICT = 3
 
 
 @pytest.fixture(scope="module")
