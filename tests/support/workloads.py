@@ -73,6 +73,17 @@ HTTPX = WorkloadSpec(
 )
 
 
+# A large, mostly unannotated package for the scale bench (``bench.scale``): Django's package and
+# its pyproject, not its tests; its runtime dependencies pinned to releases of Django 5.2.8's time
+# (2025-11-05). typing_extensions is asgiref's on Python < 3.11 only.
+DJANGO = WorkloadSpec(
+    name="django",
+    version="5.2.8",
+    keep=("django", "pyproject.toml"),
+    requirements=("asgiref==3.10.0", "sqlparse==0.5.3", "typing_extensions==4.15.0"),
+)
+
+
 def cache_dir() -> Path:
     override = os.environ.get("PREWRITE_TEST_CACHE")
     return Path(override) if override else REPO_ROOT / ".cache" / "test-workloads"

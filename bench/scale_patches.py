@@ -1,0 +1,139 @@
+"""The scale bench's patches on Django 5.2.8, and their cold verdicts (the oracle).
+
+Each patch is an exact text edit of one module, salted per run (a run-specific string or comment)
+so that no run can be answered from an identical earlier request; an anchor that is not found
+exactly once stops the bench (a different Django would need new anchors). The oracle is the cold
+pyright CLI on the patched tree written to a copy, diffed against the cold run of the base as the
+daemon diffs (``tests.support.oracle``); its wall time is also the cold CLI on the patched tree.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from prewrite.protocol import Diagnostic, FileChange
+from tests.support.oracle import cold_pyright, introduced_between, surplus, write_patched_copy
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+LEAF = "django/core/management/commands/check.py"  # a management command: nothing imports it
+HUB = "django/utils/text.py"  # capfirst: unannotated, imported across the package
+CAPFIRST = "def capfirst(x):\n"
+
+
+@dataclass(frozen=True)
+class ScalePatch:
+    """One kind of edit: ``edit(text, run)`` is the module's new text for salted run ``run``."""
+
+    kind: str
+    what: str
+    path: str
+    edit: Callable[[str, int], str]
+    runs: int
+    timeout_s: float
+
+    def change(self, root: Path, run: int) -> FileChange:
+        raw = (root / self.path).read_bytes()
+        content = self.edit(raw.decode("utf-8"), run)
+        return FileChange(self.path, hashlib.sha256(raw).hexdigest(), content)
+
+
+def _replace_once(text: str, old: str, new: str) -> str:
+    if text.count(old) != 1:
+        raise ValueError(f"anchor {old!r} is not in the module exactly once")
+    return text.replace(old, new)
+
+
+def _comment(text: str, run: int) -> str:
+    return f"{text.rstrip()}\n# prewrite scale bench: a comment (run {run})\n"
+
+
+def _leaf_body(text: str, run: int) -> str:
+    anchor = "    def handle(self, *app_labels, **options):\n"
+    return _replace_once(text, anchor, f'{anchor}        _pw_salt = "run {run}"\n')
+
+
+def _hub_body(text: str, run: int) -> str:
+    anchor = f'{CAPFIRST}    """Capitalize the first letter of a string."""\n'
+    return _replace_once(text, anchor, f'{anchor}    _pw_salt = "run {run}"\n')
+
+
+def _new_parameter(text: str, run: int) -> str:
+    return _replace_once(text, CAPFIRST, f'def capfirst(x, pw_suffix="{run}"):\n')
+
+
+def _return_annotation(text: str, run: int) -> str:
+    return _replace_once(text, CAPFIRST, f"def capfirst(x) -> int:  # run {run}\n")
+
+
+def scale_patches(first_s: float, warm_s: float, interface_s: float, runs: int) -> list[ScalePatch]:
+    """The bench's patches in the order they are checked; the first is the daemon's first check."""
+    return [
+        ScalePatch("first_check", "comment-only edit of a leaf module (the daemon's first check)",
+                   LEAF, _comment, 1, first_s),
+        ScalePatch("leaf_body", "body edit of a leaf (management command check.handle)",
+                   LEAF, _leaf_body, runs, warm_s),
+        ScalePatch("hub_body", "body edit of a hub (utils.text.capfirst)",
+                   HUB, _hub_body, runs, warm_s),
+        ScalePatch("interface", "interface change: capfirst gains a parameter with a default",
+                   HUB, _new_parameter, 3, interface_s),
+        ScalePatch("interface_red", "interface change: capfirst declared to return int (red)",
+                   HUB, _return_annotation, 1, interface_s),
+    ]  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Cold:
+    """A cold pyright CLI run: its wall time and diagnostics, or why there are none."""
+
+    ms: float
+    diagnostics: list[Diagnostic] | None
+    error: str | None = None
+
+
+def run_cold(tree: Path, python: str, timeout_s: float) -> Cold:
+    """The cold CLI on ``tree``, timed; a timeout or failure is a result, not a crash."""
+    started = time.perf_counter()
+    try:
+        found = cold_pyright(tree, python, timeout_s=timeout_s)
+    except subprocess.TimeoutExpired:
+        return Cold(timeout_s * 1000, None, f"no answer within {timeout_s:.0f} s")
+    except Exception as exc:  # OracleFailed, OSError: reported in the results
+        return Cold((time.perf_counter() - started) * 1000, None, f"{type(exc).__name__}: {exc}")
+    return Cold((time.perf_counter() - started) * 1000, found)
+
+
+def cold_introduced(
+    root: Path, python: str, base: Sequence[Diagnostic], change: FileChange, timeout_s: float
+) -> Cold:
+    """The oracle for one patch: the cold run on the patched copy, less the base's diagnostics."""
+    with tempfile.TemporaryDirectory(prefix="pwb-scale-cold-", dir="/tmp") as tmp:
+        tree = write_patched_copy(root, [change], Path(tmp) / "tree")
+        cold = run_cold(tree, python, timeout_s)
+        if cold.diagnostics is None:
+            return cold
+        new = introduced_between(root, base, tree, cold.diagnostics)
+        shutil.rmtree(tree)
+    return Cold(cold.ms, new)
+
+
+def show(d: Diagnostic) -> str:
+    return f"{d.path}:{d.line}:{d.column} {d.severity} [{d.rule}] {d.message}"
+
+
+def disagreement(
+    daemon: Sequence[Diagnostic], oracle: Sequence[Diagnostic]
+) -> dict[str, list[str]]:
+    """What only one side reported, as multisets of (path, rule, severity, message)."""
+    return {
+        "only_daemon": [show(d) for d in surplus(daemon, oracle)],
+        "only_oracle": [show(d) for d in surplus(oracle, daemon)],
+    }
