@@ -14,6 +14,7 @@ from collections import defaultdict
 from typing import TYPE_CHECKING, Protocol
 
 from prewrite.protocol import Diagnostic, Severity
+from prewrite_daemon.check.union_order import canonical
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -57,7 +58,8 @@ def to_wire(
 
 
 def _key(d: Diagnostic) -> Key:
-    return (d.rule, d.severity, d.message)
+    # unions in one member order: the warm checker may print another than it did for the base
+    return (d.rule, d.severity, canonical(d.message))
 
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
