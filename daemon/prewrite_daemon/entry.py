@@ -118,7 +118,7 @@ class Entry:
     def _busy(self) -> bool:
         return self.closed or self._requests > 0 or self.workspace.lock.locked()
 
-    def warm_up(self, timeout_s: float = WARM_UP_S) -> asyncio.Task[None] | None:
+    def warm_up(self, timeout_s: float | None = None) -> asyncio.Task[None] | None:
         """Start the workspace's checker now, in a task of the entry's own (returned), if none
         runs and nobody holds the workspace: the type check that follows waits for it in the
         queue (it asked after) instead of starting it after the ladder's cheap rungs. Its
@@ -129,7 +129,8 @@ class Entry:
             return None
         if self.max_queue < 1:
             return None  # the check that follows could not wait behind it: ``busy``
-        self._warming = asyncio.create_task(self._warm(timeout_s), name=f"warm up {ws.root}")
+        budget = WARM_UP_S if timeout_s is None else timeout_s
+        self._warming = asyncio.create_task(self._warm(budget), name=f"warm up {ws.root}")
         return self._warming
 
     async def _warm(self, timeout_s: float) -> None:

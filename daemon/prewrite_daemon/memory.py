@@ -13,10 +13,9 @@ counts nothing.
 
 from __future__ import annotations
 
+import os
 import re
 from typing import TYPE_CHECKING
-
-import psutil
 
 if TYPE_CHECKING:
     from prewrite_daemon.workspace import Workspace
@@ -26,8 +25,12 @@ MIN_BUDGET = 256 * 2**20  # below this no pyright could stay warm: a budget is r
 _UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
 
 
+def ram_bytes() -> int:
+    return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+
+
 def default_budget() -> int:
-    return int(psutil.virtual_memory().total * DEFAULT_SHARE)
+    return int(ram_bytes() * DEFAULT_SHARE)
 
 
 def parse_budget(text: str) -> int:
@@ -37,8 +40,7 @@ def parse_budget(text: str) -> int:
     if found is None:
         raise ValueError(f"a memory budget is a size (2G, 1500M) or a share (25%), not {text!r}")
     number, unit = float(found.group(1)), found.group(2)
-    total = psutil.virtual_memory().total
-    budget = int(total * number / 100) if unit == "%" else int(number * _UNITS[unit])
+    budget = int(ram_bytes() * number / 100) if unit == "%" else int(number * _UNITS[unit])
     if budget < MIN_BUDGET:
         raise ValueError(f"a memory budget under {MIN_BUDGET // 2**20} MiB keeps nothing warm")
     return budget
@@ -46,6 +48,10 @@ def parse_budget(text: str) -> int:
 
 def tree_rss(pid: int | None) -> int:
     """Bytes resident in ``pid`` and every process below it (0 if it is gone)."""
+    # Here, not at the top: the launcher reads the budget (above) before it spawns the ready
+    # pyright, and loads none of the daemon's dependencies until then.
+    import psutil
+
     if pid is None:
         return 0
     try:
