@@ -193,7 +193,8 @@ def copy_workspace(workload: Workload, dest: Path) -> Workload:
 
 # httpx configures mypy, which would judge it (``languages.checkers``): these workloads measure
 # pyright (or basedpyright), so they name it.
-TYPECHECK_ONLY = '\n[tool.prewrite]\nformat = false\nlint = false\ntypecheck = ["{checker}"]\n'
+TYPECHECK_FOR = '\n[tool.prewrite]\nformat = false\nlint = false\ntypecheck = ["{checker}"]\n'
+TYPECHECK_ONLY = TYPECHECK_FOR.format(checker="pyright")
 
 
 def typecheck_only(workload: Workload, checker: str = "pyright") -> Workload:
@@ -203,5 +204,5 @@ def typecheck_only(workload: Workload, checker: str = "pyright") -> Workload:
     differential tests compare the type-check rung alone with the cold checker's oracle.
     """
     pyproject = workload.root / "pyproject.toml"
-    pyproject.write_text(pyproject.read_text() + TYPECHECK_ONLY.format(checker=checker))
+    pyproject.write_text(pyproject.read_text() + TYPECHECK_FOR.format(checker=checker))
     return workload
