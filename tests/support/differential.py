@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
     from prewrite.client import Client
     from prewrite.protocol import Diagnostic
+    from tests.support.cli_oracle import CliOracle
     from tests.support.oracle import ColdOracle
     from tests.support.patchgen import GeneratedPatch
     from tests.support.workloads import Workload
@@ -63,7 +64,11 @@ def _surplus(ours: Iterable[Diagnostic], theirs: Iterable[Diagnostic]) -> list[D
 
 
 def compare(
-    client: Client, workload: Workload, oracle: ColdOracle, patch: GeneratedPatch, scratch: Path
+    client: Client,
+    workload: Workload,
+    oracle: ColdOracle | CliOracle,
+    patch: GeneratedPatch,
+    scratch: Path,
 ) -> tuple[bool, Disagreement | None]:
     """Judge ``patch`` both ways; returns the oracle's "red" verdict and any disagreement."""
     tree = write_patched_copy(workload.root, patch.changes, scratch)

@@ -76,7 +76,7 @@ def test_the_override_names_them(tmp_path: Path) -> None:
     assert [lang.name for lang in languages_for(tmp_path, ["a.py"])] == ["python"]
 
 
-@pytest.mark.parametrize("value", ['["ty"]', "[]", '"mypy"', "3"])
+@pytest.mark.parametrize("value", ['["pytype"]', "[]", '"mypy"', "3"])
 def test_a_bad_override_is_refused(tmp_path: Path, value: str) -> None:
     (tmp_path / "pyproject.toml").write_text(f"[tool.prewrite]\ntypecheck = {value}\n")
     with pytest.raises(BadRequest, match="typecheck"):

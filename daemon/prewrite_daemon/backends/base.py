@@ -114,7 +114,12 @@ class LaidTree(Protocol):
 
 @runtime_checkable
 class WholeProgram(Protocol):
-    """A warm checker that answers for the whole tree at once (dmypy), not per document."""
+    """A checker that answers for the whole tree at once (dmypy warm; ty's CLI), not per
+    document."""
+
+    # True: every answer is the checker's own cold CLI run on the laid tree (ty, pyrefly), so
+    # ``check.whole`` distrusts nothing in it and sends nothing to a cold second run.
+    answers_as_cli: bool
 
     async def check_tree(
         self, tree: LaidTree, overrides: Mapping[str, str | None], timeout_s: float

@@ -42,6 +42,7 @@ class DmypyBackend:
     """A supervised ``dmypy daemon`` over ``shadow_root``; ``targets()`` names what it checks."""
 
     whole_program = True  # ``check.whole`` judges with it; it takes no LSP-style documents
+    answers_as_cli = False  # fine-grained mode: what it drops goes cold (``check.whole``)
 
     def __init__(
         self,

@@ -81,7 +81,7 @@ async def _judge_whole(
     layout = ws.layout
 
     async def warm_or_cold(rest: PreparedPatch) -> CheckReply:
-        reason = await why_cold(ws, rest)
+        reason = None if backend.answers_as_cli else await why_cold(ws, rest)
         if reason is None:
             try:
                 with ws.activity.step(f"{ws.env.checker}: checking the program with the patch"):

@@ -1,4 +1,4 @@
-"""The warm check on a checker that answers for the whole program at once (dmypy).
+"""The check on a checker that answers for the whole program at once (dmypy warm; ty's CLI).
 
 No plan, no per-file pulls: the patch is laid on the shadow for one run of the warm checker,
 which answers every file; the base is the same checker's answer on the tree as it is, kept until
@@ -40,6 +40,10 @@ IGNORE_COMMENT = re.compile(r"#\s*type:\s*ignore")
 UNRELIABLE_WARM = frozenset({"unused-ignore"})  # codes the warm answer cannot be trusted with
 # Settings under which mypy reports unused ignores (``strict`` implies it); inline ``# mypy:``
 # comments can turn it on in a file too.
+_HOW = {
+    False: "typecheck: the whole program, warm",
+    True: "typecheck: the whole program, by the checker's CLI with the patch laid on the shadow",
+}
 _REPORTS_UNUSED = ("strict", "warn_unused_ignores", "warn-unused-ignores")
 
 
@@ -84,12 +88,13 @@ async def run_whole_check(
     t0 = time.perf_counter()
     shadow = ws.shadow
     if ws.whole_base is None:
-        ws.whole_base = _results(await backend.check_tree(shadow, {}, deadline.left()), shadow)
+        found = await backend.check_tree(shadow, {}, deadline.left())
+        ws.whole_base = _results(found, shadow, backend.answers_as_cli)
     base = ws.whole_base
     t_base = time.perf_counter()
     overrides = {e.path: e.new_text for e in laid_edits(ws, patch)}
     raw = await backend.check_tree(shadow, overrides, deadline.left())
-    candidate = _results(raw, shadow)
+    candidate = _results(raw, shadow, backend.answers_as_cli)
     t_cand = time.perf_counter()
     edits = {e.path: e for e in patch.edits}
     new = introduced_by_patch(base, candidate, edits, set(base) | set(candidate))
@@ -103,7 +108,7 @@ async def run_whole_check(
             "base_ms": round((t_base - t0) * 1000, 1),
             "candidate_ms": round((t_cand - t_base) * 1000, 1),
         },
-        verified=["typecheck: the whole program, warm"],
+        verified=[_HOW[backend.answers_as_cli]],
     )
 
 
@@ -117,13 +122,14 @@ def _reaches_importers(ws: Workspace, e: FileEdit) -> bool:
     return ws.language.interface_changed(e.path, e.old_text, e.new_text)
 
 
-def _results(raw: dict[str, list[RawDiagnostic]], shadow: ShadowTree) -> Results:
-    """Wire diagnostics per path, the codes the warm answer cannot be trusted with left out."""
+def _results(raw: dict[str, list[RawDiagnostic]], shadow: ShadowTree, exact: bool) -> Results:
+    """Wire diagnostics per path, the codes the warm answer cannot be trusted with left out
+    (none from an ``exact`` answer: the CLI's own)."""
     out: Results = {}
     prefix, real = str(shadow.shadow_root), str(shadow.root)
     for rel, raws in raw.items():
         for r in raws:
-            d = to_wire(r, rel) if r.rule not in UNRELIABLE_WARM else None
+            d = to_wire(r, rel) if exact or r.rule not in UNRELIABLE_WARM else None
             if d is not None:
                 out.setdefault(rel, []).append(relocate(d, prefix, real))
     return out

@@ -27,6 +27,7 @@ from prewrite_daemon.backends.mypy_command import cli_argv
 from prewrite_daemon.backends.pyright import cold_argv
 from prewrite_daemon.backends.pyright_command import pyright_origin
 from prewrite_daemon.backends.typescript import find_typescript
+from prewrite_daemon.doctor.cli_checkers import CLI_CHECKERS, cli_checker_tool
 from prewrite_daemon.doctor.report import RungTool
 from prewrite_daemon.ladder.config import load_config
 from prewrite_daemon.ladder.disk import tests_argv
@@ -136,11 +137,11 @@ def _type_checkers(
         problems.append(f"which type checker judges is not known: {exc}")
         return []
     tools = [
-        _mypy(place, choice, state, problems)
-        if choice.name == "mypy"
+        _mypy(place, choice, state, problems) if choice.name == "mypy"
+        else cli_checker_tool(place, choice, state, problems) if choice.name in CLI_CHECKERS
         else _pyright(place, choice, state)
         for choice in choices
-    ]
+    ]  # fmt: skip
     if TYPESCRIPT.applies_to(place.root):
         tools.append(_typescript(place, state, problems))
     return tools

@@ -3,8 +3,9 @@
 The seed's rule: every rung runs the tool CI runs. A repository says which type checker it runs
 by configuring it — ``[tool.mypy]``, ``mypy.ini``, ``.mypy.ini`` or ``setup.cfg [mypy]`` for
 mypy; ``[tool.pyright]`` or ``pyrightconfig.json`` for pyright; ``[tool.basedpyright]`` for
-basedpyright — and each one configured judges (the verdict is red if any is). A repository
-that configures none is judged by pyright, as before there was a choice.
+basedpyright; ``[tool.ty]`` or ``ty.toml`` for ty — and each one configured judges (the
+verdict is red if any is). A repository that configures none is judged by pyright, as before
+there was a choice.
 ``[tool.prewrite] typecheck = ["mypy", "pyright"]`` names them outright.
 
 Read from the disk, never from a patch: no patch chooses the checkers that judge it (a patch
@@ -26,8 +27,9 @@ if TYPE_CHECKING:
 
     from prewrite_daemon.languages.readers import Reader
 
-KNOWN = ("pyright", "mypy", "basedpyright")
+KNOWN = ("pyright", "mypy", "basedpyright", "ty")
 MYPY_INI = ("mypy.ini", ".mypy.ini")  # mypy's own files, read before pyproject.toml and setup.cfg
+TY_TOML = "ty.toml"  # ty's own file, read before pyproject.toml's [tool.ty]
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,10 @@ def choose(root: Path, read: Reader | None = None) -> list[Choice]:
         found.append(Choice("mypy", mypy))
     if "basedpyright" in tool:
         found.append(Choice("basedpyright", "pyproject.toml [tool.basedpyright]"))
+    if read(TY_TOML) is not None:
+        found.append(Choice("ty", TY_TOML))
+    elif "ty" in tool:
+        found.append(Choice("ty", "pyproject.toml [tool.ty]"))
     return found or [Choice("pyright", "the default: no type checker is configured")]
 
 
@@ -64,6 +70,11 @@ def mypy_config_file(read: Reader) -> str | None:
     [mypy]``); None: mypy runs its defaults."""
     found = _mypy_config(read, _pyproject_tool(read))
     return None if found is None else found.split(" ", 1)[0]
+
+
+def ty_configured(read: Reader) -> bool:
+    """Whether ty is configured under a root (``ty.toml``, or ``[tool.ty]``)."""
+    return read(TY_TOML) is not None or "ty" in _pyproject_tool(read)
 
 
 def _mypy_config(read: Reader, tool: dict[str, Any]) -> str | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from prewrite_daemon.languages.checkers import choose
+from prewrite_daemon.languages.python.cli_checker import TY
 from prewrite_daemon.languages.python.language import BASEDPYRIGHT, PYTHON
 from prewrite_daemon.languages.python.mypy import MYPY
 from prewrite_daemon.languages.python.protocols.library import (
@@ -32,13 +33,14 @@ PYTHON_CHECKERS: dict[str, Language] = {
     "pyright": PYTHON,
     "mypy": MYPY,
     "basedpyright": BASEDPYRIGHT,
+    "ty": TY,
 }
 
 
 def language_named(name: str) -> Language:
     """The language called ``name`` (a wire value: ``"python"``, ``"typescript"``, ``"mypy"``,
-    ``"basedpyright"``)."""
-    return next(lang for lang in (*LANGUAGES, MYPY, BASEDPYRIGHT) if lang.name == name)
+    ``"basedpyright"``, ``"ty"``)."""
+    return next(lang for lang in (*LANGUAGES, *PYTHON_CHECKERS.values()) if lang.name == name)
 
 
 def python_judges(root: Path) -> list[Language]:
