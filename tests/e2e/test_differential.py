@@ -9,12 +9,11 @@ equal, and the daemon's ``ok`` must say "no new error" exactly when the oracle's
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.support.differential import Disagreement, compare
+from tests.support.differential import assert_all_agree
 from tests.support.oracle import ColdOracle
 from tests.support.patchgen import generate_patches
 from tests.support.workloads import Workload, copy_workspace, prepare_workload, typecheck_only
@@ -49,18 +48,4 @@ def test_daemon_matches_cold_pyright_on_generated_patches(
     assert len(patches) >= MIN_PATCHES, [p.name for p in patches]
     assert sum(len(p.changes) > 1 for p in patches) >= MIN_CROSS_FILE
 
-    disagreements: list[Disagreement] = []
-    verdicts: Counter[str] = Counter()
-    for n, patch in enumerate(patches):
-        red, disagreement = compare(client, workload, oracle, patch, tmp_path / f"case-{n}")
-        verdicts["red" if red else "green"] += 1
-        if disagreement is not None:
-            disagreements.append(disagreement)
-
-    report = "\n".join(d.render() for d in disagreements)
-    assert not disagreements, (
-        f"{len(disagreements)} of {len(patches)} patches judged differently:\n{report}"
-    )
-    # A daemon (or oracle) that always answers green or always red must not pass.
-    assert verdicts["red"] >= MIN_EACH_VERDICT, verdicts
-    assert verdicts["green"] >= MIN_EACH_VERDICT, verdicts
+    assert_all_agree(client, workload, oracle, patches, tmp_path, MIN_EACH_VERDICT)

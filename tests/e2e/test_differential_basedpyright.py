@@ -13,13 +13,12 @@ equal, and the daemon's ``ok`` must say "no new error" exactly when the oracle's
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import TYPE_CHECKING
 
 import pytest
 
 from prewrite_daemon.backends.pyright_command import BASEDPYRIGHT, dist_version, pyright_dist
-from tests.support.differential import Disagreement, compare
+from tests.support.differential import assert_all_agree, one_of_each
 from tests.support.oracle import ColdOracle
 from tests.support.patchgen import generate_patches
 from tests.support.workloads import Workload, copy_workspace, prepare_workload, typecheck_only
@@ -28,14 +27,12 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from prewrite.client import Client
-    from tests.support.patchkit import GeneratedPatch
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 # One patch of each kind: basedpyright's warm path is pyright's (the pyright differential tests
 # judge it on ~60 patches); this one proves basedpyright's own plumbing (its package, settings,
 # rule set and configuration) against its own CLI, whose cold run costs 7-8 s a patch here.
-PER_KIND = 1
 MIN_PATCHES = 12  # every kind patchgen makes on httpx
 MIN_CROSS_FILE = 3
 MIN_EACH_VERDICT = 3
@@ -48,23 +45,13 @@ def workload(tmp_path_factory: pytest.TempPathFactory) -> Workload:
     return typecheck_only(copy, "basedpyright")
 
 
-def _few_of_each(patches: list[GeneratedPatch]) -> list[GeneratedPatch]:
-    seen: Counter[str] = Counter()
-    kept: list[GeneratedPatch] = []
-    for patch in patches:
-        seen[patch.kind] += 1
-        if seen[patch.kind] <= PER_KIND:
-            kept.append(patch)
-    return kept
-
-
 @pytest.mark.timeout(1200)
 def test_daemon_matches_cold_basedpyright_on_generated_patches(
     client: Client, workload: Workload, tmp_path: Path
 ) -> None:
     oracle = ColdOracle(workload.root, workload.python, BASEDPYRIGHT)
     errors = sorted({d.path for d in oracle.base})
-    patches = _few_of_each(generate_patches(workload.root, error_files=errors))
+    patches = one_of_each(generate_patches(workload.root, error_files=errors))
     assert len(patches) >= MIN_PATCHES, [p.name for p in patches]
     assert sum(len(p.changes) > 1 for p in patches) >= MIN_CROSS_FILE
 
@@ -76,19 +63,4 @@ def test_daemon_matches_cold_basedpyright_on_generated_patches(
     first = client.check(workload.root, patches[0].changes, python=workload.python, timeout_s=300)
     assert receipt in first.verified, first.verified  # basedpyright itself, not pyright
 
-    disagreements: list[Disagreement] = []
-    verdicts: Counter[str] = Counter()
-    for n, patch in enumerate(patches):
-        red, disagreement = compare(client, workload, oracle, patch, tmp_path / f"case-{n}")
-        verdicts["red" if red else "green"] += 1
-        if disagreement is not None:
-            disagreements.append(disagreement)
-
-    report = "\n".join(d.render() for d in disagreements)
-    assert not disagreements, (
-        f"{len(disagreements)} of {len(patches)} patches judged differently "
-        f"(the oracle's verdicts: {dict(verdicts)}):\n{report}"
-    )
-    # A daemon (or oracle) that always answers green or always red must not pass.
-    assert verdicts["red"] >= MIN_EACH_VERDICT, verdicts
-    assert verdicts["green"] >= MIN_EACH_VERDICT, verdicts
+    assert_all_agree(client, workload, oracle, patches, tmp_path, MIN_EACH_VERDICT)

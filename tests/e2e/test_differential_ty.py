@@ -12,7 +12,6 @@ the shadow: what the shadow leaves out, or the interpreter it is told, would sho
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import TYPE_CHECKING
 
 import pytest
@@ -20,7 +19,7 @@ import pytest
 from prewrite_daemon.backends.cli_tool import bundled_version
 from prewrite_daemon.languages.python.checker_specs import TY_SPEC
 from tests.support.cli_oracle import CliOracle
-from tests.support.differential import Disagreement, compare
+from tests.support.differential import assert_all_agree, one_of_each
 from tests.support.patchgen import generate_patches
 from tests.support.workloads import Workload, copy_workspace, prepare_workload, typecheck_only
 
@@ -28,11 +27,9 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from prewrite.client import Client
-    from tests.support.patchkit import GeneratedPatch
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
-PER_KIND = 1  # one patch of each kind: a cold ty run costs under a second a side here
 MIN_PATCHES = 12  # every kind patchgen makes on httpx
 MIN_CROSS_FILE = 3
 MIN_EACH_VERDICT = 3
@@ -45,23 +42,13 @@ def workload(tmp_path_factory: pytest.TempPathFactory) -> Workload:
     return typecheck_only(copy, "ty")
 
 
-def _few_of_each(patches: list[GeneratedPatch]) -> list[GeneratedPatch]:
-    seen: Counter[str] = Counter()
-    kept: list[GeneratedPatch] = []
-    for patch in patches:
-        seen[patch.kind] += 1
-        if seen[patch.kind] <= PER_KIND:
-            kept.append(patch)
-    return kept
-
-
 @pytest.mark.timeout(600)
 def test_daemon_matches_cold_ty_on_generated_patches(
     client: Client, workload: Workload, tmp_path: Path
 ) -> None:
     oracle = CliOracle(TY_SPEC, workload.root, workload.python)
     errors = sorted({d.path for d in oracle.base if d.severity == "error"})
-    patches = _few_of_each(generate_patches(workload.root, error_files=errors))
+    patches = one_of_each(generate_patches(workload.root, error_files=errors))
     assert len(patches) >= MIN_PATCHES, [p.name for p in patches]
     assert sum(len(p.changes) > 1 for p in patches) >= MIN_CROSS_FILE
 
@@ -72,19 +59,4 @@ def test_daemon_matches_cold_ty_on_generated_patches(
     first = client.check(workload.root, patches[0].changes, python=workload.python, timeout_s=300)
     assert receipt in first.verified, first.verified  # ty itself, not pyright
 
-    disagreements: list[Disagreement] = []
-    verdicts: Counter[str] = Counter()
-    for n, patch in enumerate(patches):
-        red, disagreement = compare(client, workload, oracle, patch, tmp_path / f"case-{n}")
-        verdicts["red" if red else "green"] += 1
-        if disagreement is not None:
-            disagreements.append(disagreement)
-
-    report = "\n".join(d.render() for d in disagreements)
-    assert not disagreements, (
-        f"{len(disagreements)} of {len(patches)} patches judged differently "
-        f"(the oracle's verdicts: {dict(verdicts)}):\n{report}"
-    )
-    # A daemon (or oracle) that always answers green or always red must not pass.
-    assert verdicts["red"] >= MIN_EACH_VERDICT, verdicts
-    assert verdicts["green"] >= MIN_EACH_VERDICT, verdicts
+    assert_all_agree(client, workload, oracle, patches, tmp_path, MIN_EACH_VERDICT)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from tests.support.oracle import normalize_paths, write_patched_copy
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Sequence
     from pathlib import Path
 
     from prewrite.client import Client
@@ -89,3 +89,41 @@ def compare(
     if only_daemon or only_oracle or reply.ok == red:
         return red, Disagreement(patch, only_daemon, only_oracle, reply.ok)
     return red, None
+
+
+def one_of_each(patches: Iterable[GeneratedPatch]) -> list[GeneratedPatch]:
+    """The first patch of every kind (a checker whose warm path another test judges at length)."""
+    seen: set[str] = set()
+    kept: list[GeneratedPatch] = []
+    for patch in patches:
+        if patch.kind not in seen:
+            seen.add(patch.kind)
+            kept.append(patch)
+    return kept
+
+
+def assert_all_agree(
+    client: Client,
+    workload: Workload,
+    oracle: ColdOracle | CliOracle,
+    patches: Sequence[GeneratedPatch],
+    scratch: Path,
+    min_each_verdict: int,
+) -> None:
+    """Judge every patch both ways: fail listing every disagreement, and fail if either verdict
+    (by the oracle) has fewer than ``min_each_verdict`` patches — a daemon or an oracle that
+    always answers one way must not pass."""
+    disagreements: list[Disagreement] = []
+    verdicts: Counter[str] = Counter()
+    for n, patch in enumerate(patches):
+        red, disagreement = compare(client, workload, oracle, patch, scratch / f"case-{n}")
+        verdicts["red" if red else "green"] += 1
+        if disagreement is not None:
+            disagreements.append(disagreement)
+    report = "\n".join(d.render() for d in disagreements)
+    assert not disagreements, (
+        f"{len(disagreements)} of {len(patches)} patches judged differently "
+        f"(the oracle's verdicts: {dict(verdicts)}):\n{report}"
+    )
+    assert verdicts["red"] >= min_each_verdict, verdicts
+    assert verdicts["green"] >= min_each_verdict, verdicts

@@ -42,8 +42,9 @@ class CliTool:
 
 
 def installed_version(name: str, site_dirs: list[Path]) -> str | None:
-    """The version of ``name`` installed in these package directories (its ``.dist-info``)."""
-    pattern = re.compile(rf"^{re.escape(name)}-([0-9][^-]*)\.dist-info$")
+    """The version of distribution ``name`` installed in these package directories, read from
+    its ``.dist-info`` directory's name (nothing is imported or run)."""
+    pattern = re.compile(rf"^{re.escape(name)}-([0-9][^-]*)\.dist-info$", re.IGNORECASE)
     for directory in site_dirs:
         try:
             entries = sorted(os.listdir(directory))

@@ -14,17 +14,15 @@ from __future__ import annotations
 import hashlib
 import importlib.metadata
 import os
-import re
 import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from pathlib import Path
-from typing import TYPE_CHECKING
+from prewrite_daemon.backends.cli_tool import installed_version as dist_info_version
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
+    from pathlib import Path
 
 # Every run, warm and cold: JSON lines (``backends.mypy_output``), no cache written beside the
 # sources (the daemon keeps its state in memory; the cold run is cold by definition).
@@ -42,9 +40,6 @@ def speaks_json(version: str) -> bool:
     except ValueError:
         return True
     return (major, minor) >= (1, 11)
-
-
-_DIST = re.compile(r"^mypy-([0-9][^-]*)\.dist-info$")
 
 
 @dataclass(frozen=True)
@@ -65,16 +60,11 @@ class MypyTool:
 
 
 def installed_version(site_dirs: list[Path]) -> str | None:
-    """The mypy installed in these package directories, read from its ``.dist-info`` name."""
+    """The mypy installed in these package directories (its metadata and its package both)."""
     for directory in site_dirs:
-        try:
-            names = os.listdir(directory)
-        except OSError:
-            continue
-        for name in names:
-            found = _DIST.match(name)
-            if found and (directory / "mypy" / "__init__.py").is_file():
-                return found.group(1)
+        version = dist_info_version("mypy", [directory])
+        if version and (directory / "mypy" / "__init__.py").is_file():
+            return version
     return None
 
 

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from prewrite.errors import InvalidWorkspace, PrewriteError
+from prewrite_daemon.backends.cli_tool import installed_version
 from prewrite_daemon.backends.mypy_command import cli_argv
 from prewrite_daemon.backends.pyright import cold_argv
 from prewrite_daemon.backends.pyright_command import pyright_origin
@@ -99,7 +100,7 @@ def _ruff_tools(place: Place, config: LadderConfig | None) -> list[RungTool]:
     else:
         origin = "bundled with prewrite" if mine else "found on PATH, outside any repository"
     version = _run_version([ruff.exe, "--version"])
-    theirs = dist_version(place.site_dirs, "ruff")
+    theirs = installed_version("ruff", place.site_dirs)
     theirs = theirs if origin != "the workspace's own" and theirs != version else None
     lint_notes = [] if found else [f"no ruff configuration: lint selects only {BREAKAGE_RULES}"]
     format_tool = RungTool(
@@ -259,27 +260,11 @@ def _tests(place: Place, config: LadderConfig | None) -> RungTool:
         state = "on (after apply writes)" if config is not None else _state(config, "tests")
     python = place.run_python or place.python
     command = tests_argv(python, [TESTS]) if python else []
-    version = dist_version(place.site_dirs, "pytest")
+    version = installed_version("pytest", place.site_dirs)
     notes = [] if version or not python else [f"pytest is not installed for {python}"]
     return RungTool(
         "tests", "pytest", state, version, "the workspace's interpreter", None, command, notes=notes
     )
-
-
-def dist_version(site_dirs: list[Path], name: str) -> str | None:
-    """The version of distribution ``name`` installed in these package directories, read
-    from its ``.dist-info`` directory's name (nothing is imported or run)."""
-    pattern = re.compile(rf"^{re.escape(name)}-([0-9][^-]*)\.dist-info$", re.IGNORECASE)
-    for directory in site_dirs:
-        try:
-            names = os.listdir(directory)
-        except OSError:
-            continue
-        for entry in names:
-            found = pattern.match(entry)
-            if found:
-                return found.group(1)
-    return None
 
 
 def _run_version(argv: list[str]) -> str | None:

@@ -20,7 +20,7 @@ import hashlib
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from prewrite.errors import BackendFailed
 from prewrite_daemon.backends.cli_tool import CliTool, find_tool
@@ -28,25 +28,16 @@ from prewrite_daemon.backends.cli_whole import CliWholeProgram, ReportError
 from prewrite_daemon.backends.process import run_captured
 from prewrite_daemon.languages.python.checker_specs import TY_SPEC, CheckerSpec
 from prewrite_daemon.languages.python.language import PYTHON, PythonEnvironment, PythonLanguage
+from prewrite_daemon.languages.python.whole_program import EveryFile, PythonProgramChecker
 from prewrite_daemon.languages.readers import disk_reader
 from prewrite_daemon.shadow.scan import skipped_dir
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
-
     from prewrite_daemon.backends.base import Backend, RawDiagnostic
     from prewrite_daemon.backends.ready import ReadyChecker
-    from prewrite_daemon.languages.base import CheckerLayout, DependencyGraph, Environment
+    from prewrite_daemon.languages.base import Environment
     from prewrite_daemon.languages.fingerprint import Fingerprint
     from prewrite_daemon.languages.readers import Reader
-
-
-class EveryFile:
-    """The CLI reports every file it checks: no file is out of its scope."""
-
-    def covers(self, rel: str) -> bool:
-        del rel
-        return True
 
 
 @dataclass(frozen=True)
@@ -128,17 +119,14 @@ def _holds_sources(directory: str, excluded: frozenset[str]) -> bool:
     return False
 
 
-class CliCheckerLanguage:
+class CliCheckerLanguage(PythonProgramChecker):
     """The ``Language`` seam for a checker judged by its own CLI (Python's files and graph)."""
 
     def __init__(self, python: PythonLanguage, spec: CheckerSpec) -> None:
-        self._python = python
+        super().__init__(python)
         self.spec = spec
         self.name = spec.name
         self.config_name = f".prewrite-{spec.name}-unused"  # none generated
-
-    def is_source(self, rel: str) -> bool:
-        return self._python.is_source(rel)
 
     def is_mirrored(self, name: str) -> bool:
         return self._python.is_mirrored(name) or name in self.spec.config_files
@@ -192,29 +180,6 @@ class CliCheckerLanguage:
             return self.spec.parse(out, tree)
         except ReportError as exc:
             raise BackendFailed(f"{self.spec.name}'s report could not be read: {exc}") from exc
-
-    def new_graph(
-        self,
-        root: Path,
-        layout: CheckerLayout | None,
-        env: Environment | None = None,
-        links: Mapping[str, str] | None = None,
-    ) -> DependencyGraph:
-        del layout, env
-        return self._python.new_graph(root, None, None, links)
-
-    def interface_changed(self, rel: str, old: str | None, new: str | None) -> bool:
-        return self._python.interface_changed(rel, old, new)
-
-    def reaches_everything(self, rel: str, old: str | None, new: str | None) -> bool:
-        return self._python.reaches_everything(rel, old, new)
-
-    def needs_cold(self, introduced: list[Any]) -> bool:
-        del introduced
-        return False
-
-    def normalize(self, raw: RawDiagnostic) -> RawDiagnostic:
-        return raw
 
 
 TY = CliCheckerLanguage(PYTHON, TY_SPEC)

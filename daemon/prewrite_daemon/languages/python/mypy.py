@@ -31,17 +31,16 @@ from prewrite_daemon.backends.mypy_command import (
 from prewrite_daemon.backends.mypy_output import parse_report
 from prewrite_daemon.backends.process import run_captured
 from prewrite_daemon.languages.checkers import MYPY_INI, mypy_config_file
-from prewrite_daemon.languages.python.language import PYTHON, PythonEnvironment, PythonLanguage
+from prewrite_daemon.languages.python.language import PYTHON, PythonEnvironment
 from prewrite_daemon.languages.python.mypy_ci import CiMypy, ci_mypy
+from prewrite_daemon.languages.python.whole_program import EveryFile, PythonProgramChecker
 from prewrite_daemon.languages.readers import disk_reader
 from prewrite_daemon.shadow.scan import skipped_dir
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
-
     from prewrite_daemon.backends.base import Backend, RawDiagnostic
     from prewrite_daemon.backends.ready import ReadyChecker
-    from prewrite_daemon.languages.base import CheckerLayout, DependencyGraph, Environment
+    from prewrite_daemon.languages.base import Environment
     from prewrite_daemon.languages.fingerprint import Fingerprint
     from prewrite_daemon.languages.readers import Reader
 
@@ -49,14 +48,6 @@ CONFIG_FILES = (*MYPY_INI, "pyproject.toml", "setup.cfg")
 # Settings that make mypy run or write something the configuration names: an untrusted
 # workspace's configuration may not (a plugin is the repository's code; a report is a write).
 UNSAFE_KEYS = ("plugins", "report", "junit_xml", "python_executable")
-
-
-class EveryFile:
-    """mypy reports every file it reaches from its targets: no file is out of its scope."""
-
-    def covers(self, rel: str) -> bool:
-        del rel
-        return True
 
 
 @dataclass(frozen=True)
@@ -157,17 +148,11 @@ def _holds_sources(directory: str) -> bool:
     return False
 
 
-class MypyLanguage:
+class MypyLanguage(PythonProgramChecker):
     """The ``Language`` seam for mypy (Python's files and graph; mypy's checker)."""
 
     name = "mypy"
     config_name = ".prewrite-mypy-unused"  # mypy reads the project's own file: none generated
-
-    def __init__(self, python: PythonLanguage) -> None:
-        self._python = python
-
-    def is_source(self, rel: str) -> bool:
-        return self._python.is_source(rel)
 
     def is_mirrored(self, name: str) -> bool:
         return self._python.is_mirrored(name) or name in CONFIG_FILES
@@ -230,32 +215,12 @@ class MypyLanguage:
             raise BackendFailed(f"mypy exited {code}: {said}{failure_hint(env.tool, said)}")
         return parse_report(out, tree)
 
-    def new_graph(
-        self,
-        root: Path,
-        layout: CheckerLayout | None,
-        env: Environment | None = None,
-        links: Mapping[str, str] | None = None,
-    ) -> DependencyGraph:
-        del layout, env
-        return self._python.new_graph(root, None, None, links)
-
     def interface_changed(self, rel: str, old: str | None, new: str | None) -> bool:
         """Python's rule, and mypy's own comments: a type comment (``x = 1  # type: Any``) or a
         ``# mypy:`` line changes what importers see though the syntax tree does not."""
         if self._python.interface_changed(rel, old, new):
             return True
         return _mypy_comments(old) != _mypy_comments(new)
-
-    def reaches_everything(self, rel: str, old: str | None, new: str | None) -> bool:
-        return self._python.reaches_everything(rel, old, new)
-
-    def needs_cold(self, introduced: list[Any]) -> bool:
-        del introduced
-        return False
-
-    def normalize(self, raw: RawDiagnostic) -> RawDiagnostic:
-        return raw
 
 
 _MYPY_COMMENT = re.compile(r"#\s*(?:type|mypy)\s*:[^\n]*")
