@@ -141,6 +141,71 @@ def test_more_copies_than_before_reports_the_surplus() -> None:
     ]
 
 
+# --- the same error, reworded (pass 3) -----------------------------------------------------
+
+OPERATOR = 'Operator "+=" not supported for types "{}" and "str"'
+OPERATOR_RULE = "reportOperatorIssue"
+
+
+def operator(line: int, left: str, column: int = 10) -> Diagnostic:
+    message = OPERATOR.format(left)
+    return Diagnostic("m.py", line, column, line, 13, "error", OPERATOR_RULE, message, "Pyright")
+
+
+def test_an_error_at_the_same_place_whose_types_changed_is_not_new() -> None:
+    """Django's ``utils/text.py``: the warm server printed another union after a patch than
+    before it, at an unchanged line the patch did not touch."""
+    base_text = lines("def capfirst(x):", "    return x", "s += t")
+    candidate_text = lines("def capfirst(x):", "    return x or ''", "s += t")
+    base = [operator(3, "str | Unknown | Any")]
+    candidate = [operator(3, "str | Any")]
+    assert introduced(base, candidate, base_text, candidate_text) == []
+
+
+def test_the_same_rewording_after_a_shift_is_not_new() -> None:
+    base_text = lines("s += t")
+    candidate_text = lines("import os", "s += t")
+    assert introduced([operator(1, "int")], [operator(2, "bytes")], base_text, candidate_text) == []
+
+
+def test_a_reworded_error_elsewhere_is_new() -> None:
+    """Another line, another column, or a changed line: not the same place."""
+    text = lines("s += t", "u += v")
+    assert introduced([operator(1, "int")], [operator(2, "bytes")], text, text) == [
+        operator(2, "bytes")
+    ]
+    moved = operator(1, "bytes", column=4)
+    assert introduced([operator(1, "int")], [moved], text, text) == [moved]
+    changed_text = lines("s += t + 1", "u += v")
+    assert introduced([operator(1, "int")], [operator(1, "bytes")], text, changed_text) == [
+        operator(1, "bytes")
+    ]
+
+
+def test_a_different_error_at_the_same_place_is_new() -> None:
+    """Only the quoted parts may differ: another sentence, rule or severity is another error."""
+    text = lines("s += t")
+    other = Diagnostic("m.py", 1, 10, 1, 13, "error", OPERATOR_RULE, '"s" is unbound', "Pyright")
+    assert introduced([operator(1, "int")], [other], text, text) == [other]
+    other_rule = Diagnostic(
+        "m.py", 1, 10, 1, 13, "error", "reportCallIssue", OPERATOR.format("x"), "Pyright"
+    )
+    assert introduced([operator(1, "int")], [other_rule], text, text) == [other_rule]
+
+
+def test_one_base_error_pairs_with_one_reworded_error_only() -> None:
+    text = lines("s += t")
+    twice = [operator(1, "bytes"), operator(1, "float")]
+    assert len(introduced([operator(1, "int")], twice, text, text)) == 1
+
+
+def test_a_base_error_paired_by_identity_is_not_paired_again() -> None:
+    """Passes 1 and 2 take theirs first: a reworded copy beside an unchanged one is new."""
+    text = lines("s += t")
+    new = introduced([operator(1, "int")], [operator(1, "int"), operator(1, "str")], text, text)
+    assert new == [operator(1, "str")]
+
+
 # --- to_wire --------------------------------------------------------------------------------
 
 

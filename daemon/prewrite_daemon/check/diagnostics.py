@@ -3,7 +3,14 @@
 The diff is line-shift robust: base diagnostics are carried through a line alignment of the base
 and candidate texts, so an unchanged error that merely moved is not reported. A candidate
 diagnostic is "new" when no base diagnostic of the same file, rule, severity and message maps to
-its line; a second pass pairs the leftovers by identity alone (code that moved as a block).
+its line; a second pass pairs the leftovers by identity alone (code that moved as a block); a
+third pairs what is left with a base diagnostic of the same rule and severity at the same place
+(the mapped line, the same columns) whose message differs only inside its quoted types: the same
+error, reworded. A warm checker's inference of an unannotated name depends on the order it
+evaluated a module in (Django's ``utils/text.py``: ``"str | Unknown | Any"`` before a patch,
+another union after it, the cold CLI a third in both), so an unchanged error can read as new.
+Policy, shared with every oracle (they call ``introduced``): an error that was already at that
+place is not one the patch introduced, even where the types it names changed.
 """
 
 from __future__ import annotations
@@ -102,33 +109,79 @@ def introduced(
     else:
         mapping = line_map(base_text, candidate_text)
 
-    # Pass 1: same identity at the mapped line.
-    pool: dict[tuple[Key, int], int] = defaultdict(int)
-    unmapped: dict[Key, int] = defaultdict(int)
+    def mapped(d: Diagnostic) -> int | None:
+        return d.line if mapping is None else mapping.get(d.line)
+
+    unpaired, base_left = _pair_identities(base, candidate, mapped)
+    return _drop_reworded(unpaired, base_left, mapped) if unpaired else []
+
+
+def _pair_identities(
+    base: Sequence[Diagnostic],
+    candidate: Sequence[Diagnostic],
+    mapped: Callable[[Diagnostic], int | None],
+) -> tuple[list[Diagnostic], list[Diagnostic]]:
+    """Passes 1 and 2: the candidate and base diagnostics left once each identity is paired,
+    first at the mapped line, then anywhere in the file."""
+    pool: dict[tuple[Key, int | None], list[Diagnostic]] = defaultdict(list)
     for d in base:
-        line = d.line if mapping is None else mapping.get(d.line)
-        if line is None:
-            unmapped[_key(d)] += 1
-        else:
-            pool[(_key(d), line)] += 1
+        pool[(_key(d), mapped(d))].append(d)
     leftovers: list[Diagnostic] = []
     for d in candidate:
-        slot = (_key(d), d.line)
-        if pool[slot] > 0:
-            pool[slot] -= 1
+        slot = pool.get((_key(d), d.line))
+        if slot:
+            slot.pop()
         else:
             leftovers.append(d)
-
-    # Pass 2: identity alone, against base diagnostics not consumed in pass 1.
-    for (key, _line), count in pool.items():
-        unmapped[key] += count
-    new: list[Diagnostic] = []
+    unmapped: dict[Key, list[Diagnostic]] = defaultdict(list)
+    for (key, _line), left in pool.items():
+        unmapped[key] += left
+    unpaired: list[Diagnostic] = []
     for d in leftovers:
-        if unmapped[_key(d)] > 0:
-            unmapped[_key(d)] -= 1
+        left = unmapped.get(_key(d))
+        if left:
+            left.pop()
+        else:
+            unpaired.append(d)
+    return unpaired, [b for left in unmapped.values() for b in left]
+
+
+def _drop_reworded(
+    unpaired: list[Diagnostic],
+    base_left: list[Diagnostic],
+    mapped: Callable[[Diagnostic], int | None],
+) -> list[Diagnostic]:
+    """Pass 3: ``unpaired`` less those with a base diagnostic left at the same place whose
+    message differs only in what it quotes (the same error, reworded)."""
+    places: dict[Place, int] = defaultdict(int)
+    for b in base_left:
+        line = mapped(b)
+        if line is not None:
+            places[_place(b, line)] += 1
+    new: list[Diagnostic] = []
+    for d in unpaired:
+        place = _place(d, d.line)
+        if places[place] > 0:
+            places[place] -= 1
         else:
             new.append(d)
     return new
+
+
+Place = tuple[str, str, int, int, int, int, str]
+
+
+def _place(d: Diagnostic, line: int) -> Place:
+    span = d.end_line - d.line
+    return (d.rule, d.severity, line, d.column, span, d.end_column, _shape(d.message))
+
+
+_QUOTED = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'")
+
+
+def _shape(message: str) -> str:
+    """``message`` with every quoted part blanked: what two wordings of one error share."""
+    return _QUOTED.sub('""', message)
 
 
 def has_error(diagnostics: Iterable[Diagnostic]) -> bool:
