@@ -1,6 +1,7 @@
-"""The cold oracle for the checkers prewrite judges by their own CLI (ty): the CLI run from
-scratch on a full copy of the patched workspace (not the daemon's shadow), diffed as the daemon
-diffs (``tests.support.oracle.introduced_between``)."""
+"""The cold oracle for the checkers prewrite judges by their own CLI (ty, pyrefly): the CLI run
+from scratch on a full copy of the patched workspace (not the daemon's shadow), diffed as the
+daemon diffs (``tests.support.oracle.introduced_between``). The workspaces are trusted: the
+checker is told the interpreter, and pyrefly runs it as its own run would."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import subprocess
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from prewrite_daemon.backends.cli_tool import bundled_binary
+from prewrite_daemon.backends.cli_tool import ToolPython, bundled_binary
 from prewrite_daemon.check.diagnostics import to_wire
 from tests.support.oracle import OracleFailed, introduced_between, normalize_paths
 
@@ -24,7 +25,7 @@ def cold_cli(
 ) -> list[Diagnostic]:
     """Every diagnostic of the CLI's cold run on the project at ``tree``, as prewrite reports."""
     tree = tree.resolve()
-    argv = spec.argv(str(bundled_binary(spec.name)), python)
+    argv = spec.argv(str(bundled_binary(spec.name)), ToolPython(python, may_run=True), tree)
     proc = subprocess.run(
         argv, cwd=tree, capture_output=True, text=True, timeout=timeout_s, check=False
     )

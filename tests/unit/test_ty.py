@@ -11,18 +11,20 @@ from typing import TYPE_CHECKING
 import pytest
 
 from prewrite.errors import BackendFailed
+from prewrite_daemon.backends.cli_report import ReportError
 from prewrite_daemon.backends.cli_tool import (
     BUNDLED,
     OWN,
     CliTool,
+    ToolPython,
     bundled_binary,
     bundled_version,
     find_tool,
 )
-from prewrite_daemon.backends.cli_whole import CliWholeProgram, ReportError
+from prewrite_daemon.backends.cli_whole import CliWholeProgram
 from prewrite_daemon.backends.ty_output import check_argv, parse_report
 from prewrite_daemon.languages.checkers import choose
-from prewrite_daemon.languages.python.checker_specs import TY_EXCLUDED, TY_SPEC
+from prewrite_daemon.languages.python.checker_specs import TY_SPEC
 from prewrite_daemon.languages.python.cli_checker import TY, unmirrored_sources
 from prewrite_daemon.languages.readers import disk_reader
 from prewrite_daemon.languages.registry import language_named, languages_for
@@ -90,8 +92,8 @@ def test_the_workspace_binary_only_where_it_may_run(tmp_path: Path) -> None:
     assert find_tool("ty", [site], None).origin == BUNDLED  # untrusted: never its binary
 
 
-def test_the_command_line() -> None:
-    argv = check_argv("/bin/ty", "/venv/bin/python")
+def test_the_command_line(tmp_path: Path) -> None:
+    argv = check_argv("/bin/ty", ToolPython("/venv/bin/python", may_run=False), {}, tmp_path)
     assert argv[:2] == ["/bin/ty", "check"]
     assert argv[argv.index("--output-format") + 1] == "gitlab"
     assert argv[argv.index("--python") + 1] == "/venv/bin/python"
@@ -132,12 +134,12 @@ def test_sources_the_shadow_leaves_out_refuse_ty(tmp_path: Path) -> None:
     for name in (".venv", ".git", "node_modules", "pkg"):
         (tmp_path / name).mkdir()
         (tmp_path / name / "m.py").write_text("")
-    assert unmirrored_sources(tmp_path, TY_EXCLUDED) == []  # ty skips those too, or mirrored
+    assert unmirrored_sources(tmp_path, TY_SPEC.excludes) == []  # ty skips those, or mirrored
     (tmp_path / "pkg" / "__pycache__").mkdir()
     (tmp_path / "pkg" / "__pycache__" / "gen.py").write_text("")
     (tmp_path / ".github").mkdir()
     (tmp_path / ".github" / "ci.py").write_text("")
-    assert unmirrored_sources(tmp_path, TY_EXCLUDED) == [".github", "pkg/__pycache__"]
+    assert unmirrored_sources(tmp_path, TY_SPEC.excludes) == [".github", "pkg/__pycache__"]
 
 
 class _Tree:

@@ -114,8 +114,8 @@ class LaidTree(Protocol):
 
 @runtime_checkable
 class WholeProgram(Protocol):
-    """A checker that answers for the whole tree at once (dmypy warm; ty's CLI), not per
-    document."""
+    """A checker that answers for the whole tree at once (dmypy warm; ty's and pyrefly's CLI),
+    not per document."""
 
     # True: every answer is the checker's own cold CLI run on the laid tree (ty, pyrefly), so
     # ``check.whole`` distrusts nothing in it and sends nothing to a cold second run.

@@ -41,6 +41,17 @@ class CliTool:
         return f"{self.name} {self.version} ({self.origin}{has})"
 
 
+@dataclass(frozen=True)
+class ToolPython:
+    """The workspace's Python as a checker's run is told of it."""
+
+    python: str  # the interpreter the check names
+    may_run: bool  # the checker may run it: a trusted workspace's interpreter that may run
+    # its package directories and the ones its .pth files add, found without running anything
+    package_dirs: tuple[str, ...] = ()
+    version: str | None = None  # its "3.12", read from its pyvenv.cfg, where known
+
+
 def installed_version(name: str, site_dirs: list[Path]) -> str | None:
     """The version of distribution ``name`` installed in these package directories, read from
     its ``.dist-info`` directory's name (nothing is imported or run)."""

@@ -1,7 +1,7 @@
 """A checker judged by its own CLI on the shadow: the patch laid on disk for one cold run.
 
 ty and pyrefly check httpx from scratch in about a second (measured: ``ty check`` 0.65-0.8 s,
-``pyrefly check`` 0.86-0.98 s on two cores), so prewrite does not keep their language servers
+``pyrefly check`` 1.0-1.1 s on two cores), so prewrite does not keep their language servers
 warm: each check lays the patch on the workspace's shadow tree, runs the checker's own CLI once
 on the whole program, and puts the shadow back at once (``check_tree``; the workspace's lock keeps
 every other reader of the shadow out meanwhile). Every answer is the CLI's own, so nothing is
@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from prewrite.errors import BackendFailed
 from prewrite_daemon.backends.base import BackendState
+from prewrite_daemon.backends.cli_report import ReportError
 from prewrite_daemon.backends.process import run_captured
 
 if TYPE_CHECKING:
@@ -30,8 +31,21 @@ if TYPE_CHECKING:
 Report = dict[str, list["RawDiagnostic"]]
 
 
-class ReportError(Exception):
-    """A checker's output that cannot be read whole: no answer."""
+async def run_cli(
+    name: str, argv: Sequence[str], tree: Path, parse: Callable[[str, Path], Report],
+    timeout_s: float, ok_codes: tuple[int, ...] = (0, 1),
+) -> Report:  # fmt: skip
+    """One cold run of ``argv`` in ``tree``, its report read whole: any other exit code, or a
+    report that cannot be read, is ``BackendFailed`` (never an answer)."""
+    code, out, err = await run_captured(list(argv), tree, None, timeout_s, name)
+    if code not in ok_codes:
+        raise BackendFailed(f"{name} exited {code}: {(err or out)[-2000:]}")
+    try:
+        return parse(out, tree)
+    except ReportError as exc:
+        raise BackendFailed(
+            f"{name}'s report could not be read: {exc}; it said: {err[-1000:]}"
+        ) from exc
 
 
 class CliWholeProgram:
@@ -114,15 +128,9 @@ class CliWholeProgram:
                     tree.restore(rel)
 
     async def _run(self, timeout_s: float) -> Report:
-        code, out, err = await run_captured(
-            self._argv, self.shadow_root, None, timeout_s, self.name
+        return await run_cli(
+            self.name, self._argv, self.shadow_root, self._parse, timeout_s, self._ok_codes
         )
-        if code not in self._ok_codes:
-            raise BackendFailed(f"{self.name} exited {code}: {(err or out)[-2000:]}")
-        try:
-            return self._parse(out, self.shadow_root)
-        except ReportError as exc:
-            raise BackendFailed(f"{self.name}'s report could not be read: {exc}") from exc
 
 
 def _lay(tree: LaidTree, rel: str, text: str | None) -> None:

@@ -9,12 +9,16 @@ failure (an invalid configuration, an unusable ``--python``), 101 a crash: only 
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from prewrite_daemon.backends.base import RawDiagnostic
-from prewrite_daemon.backends.cli_whole import ReportError
+from prewrite_daemon.backends.cli_report import ReportError, load_report, relative_path
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from pathlib import Path
+
+    from prewrite_daemon.backends.cli_tool import ToolPython
 
 SOURCE = "ty"
 # GitLab's words for ty's severities (``info``, ``warning``, ``error``, ``fatal``); a word not
@@ -23,20 +27,18 @@ _SEVERITIES = {"info": "information", "minor": "warning", "major": "error", "cri
                "blocker": "error"}  # fmt: skip
 
 
-def check_argv(binary: str, python: str) -> list[str]:
-    """One cold ``ty check`` of the project in the working directory, ``python`` (an
-    interpreter or an environment's directory: read, never run by ty) naming its packages."""
+def check_argv(binary: str, py: ToolPython, config: Mapping[str, Any], tree: Path) -> list[str]:
+    """One cold ``ty check`` of the project in the working directory, the interpreter (read,
+    never run by ty, trusted or not) naming its packages; ty reads its settings itself."""
+    del config, tree
     return [binary, "check", "--output-format", "gitlab", "--no-progress", "--color", "never",
-            "--python", python]  # fmt: skip
+            "--python", py.python]  # fmt: skip
 
 
 def parse_report(text: str, tree: Path) -> dict[str, list[RawDiagnostic]]:
     """Diagnostics per root-relative path (``tree``-relative; paths outside it stay as ty
     printed them). Anything but a JSON list of diagnostics raises ``ReportError``."""
-    try:
-        items = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ReportError(f"not JSON: {text[:500]}") from exc
+    items = load_report(text)
     if not isinstance(items, list):
         raise ReportError(f"not a list of diagnostics: {text[:500]}")
     found: dict[str, list[RawDiagnostic]] = {}
@@ -58,20 +60,10 @@ def _diagnostic(item: dict[str, Any], tree: Path) -> tuple[str, RawDiagnostic]:
         end = cast("dict[str, int]", positions.get("end") or begin)
         path = str(location.get("path", ""))
         severity = _SEVERITIES.get(str(item.get("severity")), "error")
-        return _relative(path, tree), RawDiagnostic(
+        return relative_path(path, tree), RawDiagnostic(
             int(begin["line"]) - 1, int(begin["column"]) - 1,
             int(end["line"]) - 1, int(end["column"]) - 1,
             severity, rule, message, SOURCE,
         )  # fmt: skip
     except (KeyError, TypeError, ValueError) as exc:
         raise ReportError(f"not a diagnostic: {item!r:.500}") from exc
-
-
-def _relative(path: str, tree: Path) -> str:
-    file = Path(path)
-    if not file.is_absolute():
-        return file.as_posix()
-    for root in (tree, tree.resolve()):
-        if file.is_relative_to(root):
-            return file.relative_to(root).as_posix()
-    return file.as_posix()

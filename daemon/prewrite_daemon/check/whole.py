@@ -1,4 +1,5 @@
-"""The check on a checker that answers for the whole program at once (dmypy warm; ty's CLI).
+"""The check on a checker that answers for the whole program at once (dmypy warm; ty's and
+pyrefly's CLI).
 
 No plan, no per-file pulls: the patch is laid on the shadow for one run of the warm checker,
 which answers every file; the base is the same checker's answer on the tree as it is, kept until

@@ -1,5 +1,5 @@
-"""What the type-check rung runs where a checker judged by its own CLI (ty) is chosen: its
-binary, version and origin, its settings' file and its command line, asked of its language
+"""What the type-check rung runs where a checker judged by its own CLI (ty, pyrefly) is chosen:
+its binary, version and origin, its settings' file and its command line, asked of its language
 object (``languages.python.cli_checker``) as a check would."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from prewrite.errors import PrewriteError
 from prewrite_daemon.doctor.report import RungTool
-from prewrite_daemon.languages.python.cli_checker import TY
+from prewrite_daemon.languages.python.cli_checker import PYREFLY, TY
 from prewrite_daemon.languages.readers import disk_reader
 
 if TYPE_CHECKING:
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from prewrite_daemon.languages.checkers import Choice
     from prewrite_daemon.languages.python.cli_checker import CliCheckerLanguage
 
-CLI_CHECKERS: dict[str, CliCheckerLanguage] = {"ty": TY}
+CLI_CHECKERS: dict[str, CliCheckerLanguage] = {"ty": TY, "pyrefly": PYREFLY}
 
 
 def cli_checker_tool(place: Place, choice: Choice, state: str, problems: list[str]) -> RungTool:
@@ -35,8 +35,14 @@ def cli_checker_tool(place: Place, choice: Choice, state: str, problems: list[st
     if env.refusal is not None:
         problems.append(f"{name} will not run: {env.refusal}")
         notes.append(env.refusal)
+    try:
+        command = env.argv(place.root)
+    except PrewriteError as exc:  # settings that would run what the repository names
+        problems.append(f"{name} will not run: {exc}")
+        notes.append(str(exc))
+        command = []
     tool = env.tool
     return RungTool(
-        "typecheck", name, state, tool.version, tool.origin, config, env.argv(), chosen_by,
+        "typecheck", name, state, tool.version, tool.origin, config, command, chosen_by,
         notes, None, tool.workspace_version,
     )  # fmt: skip

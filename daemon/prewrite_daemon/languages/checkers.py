@@ -3,9 +3,9 @@
 The seed's rule: every rung runs the tool CI runs. A repository says which type checker it runs
 by configuring it — ``[tool.mypy]``, ``mypy.ini``, ``.mypy.ini`` or ``setup.cfg [mypy]`` for
 mypy; ``[tool.pyright]`` or ``pyrightconfig.json`` for pyright; ``[tool.basedpyright]`` for
-basedpyright; ``[tool.ty]`` or ``ty.toml`` for ty — and each one configured judges (the
-verdict is red if any is). A repository that configures none is judged by pyright, as before
-there was a choice.
+basedpyright; ``[tool.ty]`` or ``ty.toml`` for ty; ``[tool.pyrefly]``, ``pyrefly.toml`` or
+``.pyrefly.toml`` for pyrefly — and each one configured judges (the verdict is red if any is).
+A repository that configures none is judged by pyright, as before there was a choice.
 ``[tool.prewrite] typecheck = ["mypy", "pyright"]`` names them outright.
 
 Read from the disk, never from a patch: no patch chooses the checkers that judge it (a patch
@@ -27,9 +27,12 @@ if TYPE_CHECKING:
 
     from prewrite_daemon.languages.readers import Reader
 
-KNOWN = ("pyright", "mypy", "basedpyright", "ty")
+KNOWN = ("pyright", "mypy", "basedpyright", "ty", "pyrefly")
 MYPY_INI = ("mypy.ini", ".mypy.ini")  # mypy's own files, read before pyproject.toml and setup.cfg
-TY_TOML = "ty.toml"  # ty's own file, read before pyproject.toml's [tool.ty]
+# The checkers configured by a file of their own or by their pyproject.toml table, their files
+# in the order each reads them, all before the table (measured: pyrefly 1.5.0 takes
+# pyrefly.toml, then .pyrefly.toml, then [tool.pyrefly]; ty 0.0.104 ty.toml, then [tool.ty]).
+OWN_FILES = {"ty": ("ty.toml",), "pyrefly": ("pyrefly.toml", ".pyrefly.toml")}
 
 
 @dataclass(frozen=True)
@@ -57,10 +60,10 @@ def choose(root: Path, read: Reader | None = None) -> list[Choice]:
         found.append(Choice("mypy", mypy))
     if "basedpyright" in tool:
         found.append(Choice("basedpyright", "pyproject.toml [tool.basedpyright]"))
-    if read(TY_TOML) is not None:
-        found.append(Choice("ty", TY_TOML))
-    elif "ty" in tool:
-        found.append(Choice("ty", "pyproject.toml [tool.ty]"))
+    for name in OWN_FILES:
+        chosen_by = own_config(read, name)
+        if chosen_by is not None:
+            found.append(Choice(name, chosen_by))
     return found or [Choice("pyright", "the default: no type checker is configured")]
 
 
@@ -72,9 +75,13 @@ def mypy_config_file(read: Reader) -> str | None:
     return None if found is None else found.split(" ", 1)[0]
 
 
-def ty_configured(read: Reader) -> bool:
-    """Whether ty is configured under a root (``ty.toml``, or ``[tool.ty]``)."""
-    return read(TY_TOML) is not None or "ty" in _pyproject_tool(read)
+def own_config(read: Reader, name: str) -> str | None:
+    """Where checker ``name`` (one of ``OWN_FILES``) reads its settings under a root: its own
+    file first found, else ``pyproject.toml [tool.<name>]``; None: it is not configured."""
+    for file in OWN_FILES[name]:
+        if read(file) is not None:
+            return file
+    return f"pyproject.toml [tool.{name}]" if name in _pyproject_tool(read) else None
 
 
 def _mypy_config(read: Reader, tool: dict[str, Any]) -> str | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from prewrite_daemon.languages.checkers import choose
-from prewrite_daemon.languages.python.cli_checker import TY
+from prewrite_daemon.languages.python.cli_checker import PYREFLY, TY
 from prewrite_daemon.languages.python.language import BASEDPYRIGHT, PYTHON
 from prewrite_daemon.languages.python.mypy import MYPY
 from prewrite_daemon.languages.python.protocols.library import (
@@ -34,12 +34,13 @@ PYTHON_CHECKERS: dict[str, Language] = {
     "mypy": MYPY,
     "basedpyright": BASEDPYRIGHT,
     "ty": TY,
+    "pyrefly": PYREFLY,
 }
 
 
 def language_named(name: str) -> Language:
     """The language called ``name`` (a wire value: ``"python"``, ``"typescript"``, ``"mypy"``,
-    ``"basedpyright"``, ``"ty"``)."""
+    ``"basedpyright"``, ``"ty"``, ``"pyrefly"``)."""
     return next(lang for lang in (*LANGUAGES, *PYTHON_CHECKERS.values()) if lang.name == name)
 
 

@@ -1,17 +1,24 @@
-"""Python, checked by a fast single-binary checker's own CLI: ty (and pyrefly), where configured.
+"""Python, checked by a fast single-binary checker's own CLI: ty and pyrefly, where configured.
 
 The files, the graph and the environment are Python's (``languages.python.language``); the
 checker is the CLI itself, run on the whole program with the patch laid on the shadow
 (``backends.cli_whole``): no warm server whose answers would have to be proven equal to the
 CLI's. Its own binary in a trusted workspace whose interpreter installs it, prewrite's otherwise
-(``backends.cli_tool``); its version and origin in the receipt and the fingerprint.
+(``backends.cli_tool``); its version and origin in the receipt and the fingerprint. What the run
+is told of the interpreter is ``ToolPython``: pyrefly may run it only where the workspace is
+trusted, and is told the package directories read on disk otherwise.
 
-The shadow leaves out directories a pyright run skips (dot-directories, ``__pycache__``,
-``site-packages``, virtual environments: ``shadow.scan``); ty checks some of them (all but its
-default excludes). A workspace holding sources there is refused (``Spec.unmirrored``): a patch
-that breaks one would be answered green. ty reads ``.gitignore`` only inside a git repository
-and the shadow is none, so the shadow's run checks the ignored files too: more diagnostics, never
-fewer (a patch breaking only an ignored file is red where ty's own run says nothing).
+The shadow holds what the checker checks beyond Python's sources too (notebooks, ``.pyw``:
+``CheckerSpec.also_checks``). Refused, never answered (a patch breaking what the shadow's run
+cannot see would be green):
+- sources in directories the shadow leaves out (dot-directories, ``__pycache__``,
+  ``site-packages``, virtual environments: ``shadow.scan``) that the checker checks (all but
+  its default excludes: ``unmirrored_sources``);
+- a root with no configuration of the checker's (it judges by ``[tool.prewrite] typecheck``)
+  under a directory that holds one: the checker's own run reads that one (``config_above``).
+The checkers read ignore files the shadow does not hold (ty's ``.gitignore`` only in a git
+repository, which the shadow is not; pyrefly's is turned off), so the shadow's run checks the
+ignored files too: more diagnostics, never fewer.
 """
 
 from __future__ import annotations
@@ -23,16 +30,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from prewrite.errors import BackendFailed
-from prewrite_daemon.backends.cli_tool import CliTool, find_tool
-from prewrite_daemon.backends.cli_whole import CliWholeProgram, ReportError
-from prewrite_daemon.backends.process import run_captured
-from prewrite_daemon.languages.python.checker_specs import TY_SPEC, CheckerSpec
+from prewrite_daemon.backends.cli_tool import CliTool, ToolPython, find_tool
+from prewrite_daemon.backends.cli_whole import CliWholeProgram, run_cli
+from prewrite_daemon.languages.python.checker_specs import PYREFLY_SPEC, TY_SPEC, CheckerSpec
+from prewrite_daemon.languages.python.environment import pth_dirs, read_venv
 from prewrite_daemon.languages.python.language import PYTHON, PythonEnvironment, PythonLanguage
 from prewrite_daemon.languages.python.whole_program import EveryFile, PythonProgramChecker
 from prewrite_daemon.languages.readers import disk_reader
 from prewrite_daemon.shadow.scan import skipped_dir
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from prewrite_daemon.backends.base import Backend, RawDiagnostic
     from prewrite_daemon.backends.ready import ReadyChecker
     from prewrite_daemon.languages.base import Environment
@@ -58,6 +67,7 @@ class CliEnvironment:
     python_env: PythonEnvironment
     tool: CliTool
     spec: CheckerSpec
+    trusted: bool
     refusal: str | None = None  # why this checker cannot judge the workspace soundly
 
     @property
@@ -68,8 +78,20 @@ class CliEnvironment:
     def site_dirs(self) -> list[Path]:
         return self.python_env.site_dirs
 
-    def argv(self) -> list[str]:
-        return self.spec.argv(self.tool.binary, self.python_env.python)
+    def tool_python(self) -> ToolPython:
+        """The interpreter, runnable by the checker only in a trusted workspace; otherwise its
+        package directories (and the ones its ``.pth`` files add) and version, read on disk."""
+        env = self.python_env
+        if self.trusted and env.run_python is not None:
+            return ToolPython(env.run_python, may_run=True)
+        dirs = [*env.site_dirs, *pth_dirs(env.site_dirs)]
+        venv = read_venv(env.python)
+        version = None if venv is None else venv[1]
+        return ToolPython(env.python, False, tuple(dict.fromkeys(map(str, dirs))), version)
+
+    def argv(self, tree: Path) -> list[str]:
+        """The checker's cold run in ``tree``, under the settings found there."""
+        return self.spec.argv(self.tool.binary, self.tool_python(), tree)
 
     def layout(self) -> CliLayout:
         settings = self.spec.settings(disk_reader(self.python_env.root))
@@ -89,18 +111,20 @@ class CliEnvironment:
         return f"{self.python_env.untrusted_note()}; {self.spec.name}: {self.checker}"
 
 
-def unmirrored_sources(root: Path, excluded: frozenset[str]) -> list[str]:
+def unmirrored_sources(
+    root: Path, excluded: Callable[[str], bool], suffixes: tuple[str, ...] = (".py", ".pyi")
+) -> list[str]:
     """Directories under ``root`` that the shadow leaves out but the checker would check (it
-    excludes only the names in ``excluded``) and that hold Python sources."""
+    excludes only the directory names ``excluded`` says) and that hold files it checks."""
     found: list[str] = []
     for dirpath, dirnames, _ in os.walk(root):
         kept: list[str] = []
         for name in sorted(dirnames):
             path = os.path.join(dirpath, name)
-            if name in excluded or os.path.islink(path):
+            if excluded(name) or os.path.islink(path):
                 continue
             if skipped_dir(Path(path)):
-                if _holds_sources(path, excluded):
+                if _holds_sources(path, excluded, suffixes):
                     found.append(os.path.relpath(path, root))
             else:
                 kept.append(name)
@@ -110,11 +134,13 @@ def unmirrored_sources(root: Path, excluded: frozenset[str]) -> list[str]:
     return found
 
 
-def _holds_sources(directory: str, excluded: frozenset[str]) -> bool:
+def _holds_sources(
+    directory: str, excluded: Callable[[str], bool], suffixes: tuple[str, ...]
+) -> bool:
     for dirpath, dirnames, filenames in os.walk(directory):
-        dirnames[:] = [d for d in dirnames if d not in excluded]
+        dirnames[:] = [d for d in dirnames if not excluded(d)]
         del dirpath
-        if any(f.endswith((".py", ".pyi")) for f in filenames):
+        if any(f.endswith(suffixes) for f in filenames):
             return True
     return False
 
@@ -129,7 +155,14 @@ class CliCheckerLanguage(PythonProgramChecker):
         self.config_name = f".prewrite-{spec.name}-unused"  # none generated
 
     def is_mirrored(self, name: str) -> bool:
-        return self._python.is_mirrored(name) or name in self.spec.config_files
+        """Python's files, the checker's settings, and what else it checks (notebooks: a
+        patch that breaks one must not be green for want of it in the shadow)."""
+        spec = self.spec
+        return (
+            self._python.is_mirrored(name)
+            or name in spec.config_files
+            or name.endswith(spec.also_checks)
+        )
 
     def is_checker_config(self, rel: str) -> bool:
         return rel in self.spec.config_files
@@ -142,15 +175,32 @@ class CliCheckerLanguage(PythonProgramChecker):
     ) -> CliEnvironment:
         py = self._python.environment(root, python, run_python, trusted)
         tool = find_tool(self.spec.name, py.site_dirs, run_python if trusted else None)
-        refusal = None
-        hidden = unmirrored_sources(root, self.spec.excluded)
+        return CliEnvironment(py, tool, self.spec, trusted, self._refusal(root))
+
+    def _refusal(self, root: Path) -> str | None:
+        name = self.spec.name
+        hidden = unmirrored_sources(root, self.spec.excludes, self.spec.checked_suffixes)
         if hidden:
-            refusal = (
-                f"{self.spec.name} checks the sources in {', '.join(hidden)}, which prewrite's "
-                f"shadow does not mirror; exclude them from {self.spec.name} or name another "
-                "checker in [tool.prewrite] typecheck"
+            return (
+                f"{name} checks the sources in {', '.join(hidden)}, which prewrite's shadow "
+                f"does not mirror; exclude them from {name} or name another checker in "
+                "[tool.prewrite] typecheck"
             )
-        return CliEnvironment(py, tool, self.spec, refusal)
+        return self._config_above(root)
+
+    def _config_above(self, tree: Path) -> str | None:
+        """Why a run in ``tree`` would read settings from above it (None: it would not)."""
+        if self.spec.configured(disk_reader(tree)):
+            return None  # its own settings come first
+        above = self.spec.config_above(tree)
+        if above is None:
+            return None
+        name = self.spec.name
+        return (
+            f"nothing configures {name} in {tree}, so {name} would read its settings from "
+            f"{above}, above it, which the workspace's own run and prewrite's shadow do not "
+            f"share; configure {name} in the workspace itself"
+        )
 
     def make_backend(
         self, shadow_root: Path, env: Environment, run_python: str | None,
@@ -158,9 +208,11 @@ class CliCheckerLanguage(PythonProgramChecker):
     ) -> Backend:  # fmt: skip
         del run_python, ready
         assert isinstance(env, CliEnvironment)
-        if env.refusal is not None:
-            raise BackendFailed(env.refusal)
-        return CliWholeProgram(self.spec.name, shadow_root, env.argv(), self.spec.parse)
+        refusal = env.refusal or self._config_above(shadow_root)
+        if refusal is not None:
+            raise BackendFailed(refusal)
+        argv = env.argv(shadow_root)
+        return CliWholeProgram(self.spec.name, shadow_root, argv, self.spec.parse)
 
     def make_ready(self, cwd: Path) -> ReadyChecker | None:
         del cwd
@@ -173,13 +225,8 @@ class CliCheckerLanguage(PythonProgramChecker):
         assert isinstance(env, CliEnvironment)
         if env.refusal is not None:
             raise BackendFailed(env.refusal)
-        code, out, err = await run_captured(env.argv(), tree, None, timeout_s, self.spec.name)
-        if code not in (0, 1):
-            raise BackendFailed(f"{self.spec.name} exited {code}: {(err or out)[-2000:]}")
-        try:
-            return self.spec.parse(out, tree)
-        except ReportError as exc:
-            raise BackendFailed(f"{self.spec.name}'s report could not be read: {exc}") from exc
+        return await run_cli(self.spec.name, env.argv(tree), tree, self.spec.parse, timeout_s)
 
 
 TY = CliCheckerLanguage(PYTHON, TY_SPEC)
+PYREFLY = CliCheckerLanguage(PYTHON, PYREFLY_SPEC)

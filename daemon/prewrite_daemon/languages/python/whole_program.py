@@ -1,5 +1,5 @@
-"""What every whole-program Python checker shares (mypy, and the CLI-judged ty): Python's files,
-import graph and change rules, a scope covering every file, diagnostics taken as they come.
+"""What every whole-program Python checker shares (mypy, the CLI-judged ty and pyrefly): Python's
+files, import graph and change rules, a scope covering every file, diagnostics as they come.
 
 ``MypyLanguage`` and ``CliCheckerLanguage`` differ in their checker, environment and layout; the
 rest is Python's (``languages.python.language``), delegated here once.

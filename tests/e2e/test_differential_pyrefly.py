@@ -1,0 +1,67 @@
+"""The differential test for pyrefly: the daemon (pyrefly's CLI on its shadow, the patch laid)
+against a cold ``pyrefly check`` of a full patched copy of the workspace.
+
+On a private copy of httpx 0.28.1 judged by pyrefly alone (``[tool.prewrite] typecheck``), with
+an empty ``[tool.pyrefly]``: both sides run pyrefly's configured defaults (not the "basic" preset
+it gives an unconfigured project), the workspace trusted, so both run its interpreter to find the
+packages. The pyright test's generated patches, one of each kind, are judged by the daemon and by
+the same pyrefly binary on a patched copy (``tests/support/cli_oracle.py``), diffed with the
+daemon's own ``introduced`` rule. For every patch the multisets of (path, rule, severity,
+message) must be equal, and the daemon's ``ok`` must say "no new error" exactly when the
+oracle's set has none. The copy is the whole tree, not the shadow: what the shadow leaves out,
+or the interpreter it is told, would show here.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pytest
+
+from prewrite_daemon.backends.cli_tool import bundled_version
+from prewrite_daemon.languages.python.checker_specs import PYREFLY_SPEC
+from tests.support.cli_oracle import CliOracle
+from tests.support.differential import assert_all_agree, one_of_each
+from tests.support.patchgen import generate_patches
+from tests.support.workloads import Workload, copy_workspace, prepare_workload, typecheck_only
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from prewrite.client import Client
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+MIN_PATCHES = 12  # every kind patchgen makes on httpx
+MIN_CROSS_FILE = 3
+MIN_EACH_VERDICT = 3
+
+
+@pytest.fixture(scope="module")
+def workload(tmp_path_factory: pytest.TempPathFactory) -> Workload:
+    """A private copy of httpx, the ruff rungs off, pyrefly configured and the only judge."""
+    copy = copy_workspace(prepare_workload(), tmp_path_factory.mktemp("pyrefly-diff") / "httpx")
+    typecheck_only(copy, "pyrefly")
+    pyproject = copy.root / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text() + "\n[tool.pyrefly]\n")
+    return copy
+
+
+@pytest.mark.timeout(600)
+def test_daemon_matches_cold_pyrefly_on_generated_patches(
+    client: Client, workload: Workload, tmp_path: Path
+) -> None:
+    oracle = CliOracle(PYREFLY_SPEC, workload.root, workload.python)
+    errors = sorted({d.path for d in oracle.base if d.severity == "error"})
+    patches = one_of_each(generate_patches(workload.root, error_files=errors))
+    assert len(patches) >= MIN_PATCHES, [p.name for p in patches]
+    assert sum(len(p.changes) > 1 for p in patches) >= MIN_CROSS_FILE
+
+    receipt = (
+        f"typecheck: judged by pyrefly {bundled_version('pyrefly')} (bundled), "
+        "chosen by pyproject.toml [tool.prewrite] typecheck"
+    )
+    first = client.check(workload.root, patches[0].changes, python=workload.python, timeout_s=300)
+    assert receipt in first.verified, first.verified  # pyrefly itself, not pyright
+
+    assert_all_agree(client, workload, oracle, patches, tmp_path, MIN_EACH_VERDICT)
