@@ -4,7 +4,8 @@ On httpx (60 modules, pyright judging), ``N`` agents (1, 4 and 8 by default), ea
 its own ``Client`` (its own socket), check body edits of *different* files back to back, as
 parallel agents editing one repository do. Per ``N``: every check's latency as the agent sees it
 (p50, p95), throughput (checks per second over the run) and how the daemon's checker held up
-(RSS). All in one run, on a private daemon warmed before the first measured check. Every answer
+(RSS), and where a check's CPU went: the daemon's own process and its checker's, per check. All
+in one run, on a private daemon warmed before the first measured check. Every answer
 must be a green with the patched file checked: a wrong or failed answer stops the bench.
 
 The daemon serialises checks on one workspace (one warm checker, one view of each file); what
@@ -25,7 +26,7 @@ import threading
 import time
 from pathlib import Path
 
-from bench.processes import percentile, rss_mb
+from bench.processes import cpu_s, percentile, rss_mb
 from prewrite.client import Client
 from prewrite.protocol import FileChange
 from tests.support.workloads import TYPECHECK_ONLY, prepare_workload
@@ -69,9 +70,14 @@ class Agent(threading.Thread):
             self.failure = f"{self.rel}: {type(exc).__name__}: {exc}"
 
 
-def measure(root: Path, python: str, agents: int, checks: int) -> dict[str, float]:
+def measure(
+    root: Path, python: str, agents: int, checks: int, pids: tuple[int, int | None]
+) -> dict[str, float]:
+    """One round; ``pids``: the daemon's and its checker's, whose CPU per check is reported."""
     go = threading.Barrier(agents)
     crew = [Agent(root, python, FILES[i % len(FILES)], checks, go) for i in range(agents)]
+    daemon, checker = pids
+    cpu_daemon, cpu_checker = cpu_s(daemon, children=False), cpu_s(checker)
     started = time.perf_counter()
     for agent in crew:
         agent.start()
@@ -82,9 +88,12 @@ def measure(root: Path, python: str, agents: int, checks: int) -> dict[str, floa
     if failures:
         raise RuntimeError("; ".join(failures))
     latencies = [ms for a in crew for ms in a.latencies_ms]
+    n = len(latencies)
     return {
-        "agents": agents, "checks": len(latencies), "p50_ms": statistics.median(latencies),
-        "p95_ms": percentile(latencies, 0.95), "per_s": len(latencies) / wall,
+        "agents": agents, "checks": n, "p50_ms": statistics.median(latencies),
+        "p95_ms": percentile(latencies, 0.95), "per_s": n / wall,
+        "daemon_cpu_ms": (cpu_s(daemon, children=False) - cpu_daemon) * 1000 / n,
+        "checker_cpu_ms": (cpu_s(checker) - cpu_checker) * 1000 / n,
     }  # fmt: skip
 
 
@@ -106,9 +115,12 @@ def main(argv: list[str] | None = None) -> int:
                 base = hashlib.sha256(text.encode()).hexdigest()
                 change = FileChange(path=rel, base_sha256=base, content=_body_edit(text, "warm"))
                 client.check(root, [change], python=pristine.python, timeout_s=300)
-            [ws] = client.status().workspaces
+            status = client.status()
+            [ws] = status.workspaces
+            pids = (status.pid, ws.server_pid)
             rows = [
-                measure(root, pristine.python, int(n), args.checks) for n in args.agents.split(",")
+                measure(root, pristine.python, int(n), args.checks, pids)
+                for n in args.agents.split(",")
             ]
             [ws] = client.status().workspaces
             client.stop()
@@ -117,11 +129,13 @@ def main(argv: list[str] | None = None) -> int:
     one = rows[0]["p95_ms"]
     print(f"httpx 0.28.1, pyright, body edits of different files; load {os.getloadavg()[0]:.1f}; "
           f"checker RSS after {rss_mb(ws.server_pid) or ws.rss_bytes / 2**20:.0f} MB")  # fmt: skip
-    print("| agents | checks | p50 ms | p95 ms | p95 / one agent's | checks/s |")
-    print("|---|---|---|---|---|---|")
+    print("| agents | checks | p50 ms | p95 ms | p95 / one agent's | checks/s "
+          "| CPU per check: daemon / checker |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|")
     for r in rows:
         print(f"| {r['agents']:.0f} | {r['checks']:.0f} | {r['p50_ms']:.0f} | {r['p95_ms']:.0f} "
-              f"| {r['p95_ms'] / one:.1f}x | {r['per_s']:.1f} |")  # fmt: skip
+              f"| {r['p95_ms'] / one:.1f}x | {r['per_s']:.1f} "
+              f"| {r['daemon_cpu_ms']:.0f} ms / {r['checker_cpu_ms']:.0f} ms |")  # fmt: skip
     return 0
 
 

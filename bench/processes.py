@@ -110,3 +110,22 @@ def wait_exit(pid: int, timeout_s: float) -> bool:
     except psutil.TimeoutExpired:
         return False
     return True
+
+
+def cpu_s(pid: int | None, children: bool = True) -> float:
+    """CPU seconds (user + system) ``pid`` has used so far, with its live children's; 0 if gone."""
+    if pid is None:
+        return 0.0
+    try:
+        procs = [psutil.Process(pid)]
+        procs += procs[0].children(recursive=True) if children else []
+    except psutil.NoSuchProcess:
+        return 0.0
+    total = 0.0
+    for proc in procs:
+        try:
+            times = proc.cpu_times()
+        except psutil.NoSuchProcess:
+            continue
+        total += times.user + times.system
+    return total
