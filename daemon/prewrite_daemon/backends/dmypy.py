@@ -4,7 +4,8 @@ mypy reads files, so a patch is laid on the workspace's shadow tree on disk for 
 ``dmypy check`` and taken back at once (``check_tree``); the workspace's lock keeps every other
 reader of the shadow out meanwhile. dmypy finds what changed by stat and then by content hash:
 every file written here gets a whole second of its own as mtime (``_touch``: dmypy rounds mtimes
-down to the second), so a same-size edit is never missed.
+down to the second), so a same-size edit is never missed. The check is asked on dmypy's socket
+(``backends.dmypy_wire``), not by running its client, where the server speaks a known framing.
 
 dmypy's fine-grained mode does not report "unused type: ignore" reliably (measured on httpx: 12
 of 32 such errors gone after three increments, and missing even for an edited file); the
@@ -14,14 +15,16 @@ whole-program check (``check.whole``) leaves that code to cold mypy.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import time
 from typing import TYPE_CHECKING
 
-from prewrite.errors import BackendFailed
+from prewrite.errors import BackendFailed, CheckTimeout
 from prewrite_daemon.backends.base import BackendState, LaidTree
 from prewrite_daemon.backends.child import Child
+from prewrite_daemon.backends.dmypy_wire import DmypyWireError, framing_for, request
 from prewrite_daemon.backends.mypy_command import check_argv, daemon_argv, stop_argv
 from prewrite_daemon.backends.mypy_output import MypyOutputError, parse_report
 from prewrite_daemon.backends.process import run_captured
@@ -36,6 +39,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 Report = dict[str, list["RawDiagnostic"]]
 STATUS_POLL_S = 0.01
+PROBE_S = 10.0  # the first answer on dmypy's socket (``status``: no check runs)
 
 
 class DmypyBackend:
@@ -65,6 +69,8 @@ class DmypyBackend:
         self._moved: set[str] = set()  # rels the shadow changed since dmypy last looked
         self._stamp = 0.0
         self._lock = asyncio.Lock()
+        # dmypy's socket, asked directly (``backends.dmypy_wire``); None: through its client
+        self._connection: str | None = None
 
     @property
     def state(self) -> BackendState:
@@ -100,7 +106,38 @@ class DmypyBackend:
                 self._state = BackendState.ERRORED
                 raise BackendFailed(f"dmypy did not start ({self._child.lost_reason})")
             await asyncio.sleep(STATUS_POLL_S)  # dmypy says it listens by writing this file
+        try:
+            self._connection = await self._probe(deadline)
+        except BackendFailed:
+            self._state = BackendState.ERRORED  # it exited before its first answer
+            raise
         self._state = BackendState.RUNNING
+
+    async def _probe(self, deadline: float) -> str | None:
+        """dmypy's socket, if it answers ``status`` on the wire its version should speak; else
+        None (every run goes through mypy's own client process, as before the wire)."""
+        framing = framing_for(self.tool.version)
+        if framing is None:
+            return None
+        connection = None
+        while connection is None:  # the file may be read while dmypy is still writing it
+            try:
+                connection = str(json.loads(self._status.read_text())["connection_name"])
+            except (OSError, ValueError, KeyError, TypeError):
+                if time.monotonic() > deadline:
+                    return None
+                await asyncio.sleep(STATUS_POLL_S)
+        try:
+            answer = await self._child.wait(
+                request(connection, framing, "status"), PROBE_S, "dmypy's status"
+            )
+        except (DmypyWireError, CheckTimeout) as exc:
+            log.warning("dmypy's socket did not answer (%s): its client process is asked", exc)
+            return None
+        if "error" in answer:
+            log.warning("dmypy's status: %s; its client process is asked", answer["error"])
+            return None
+        return connection
 
     async def stop(self, grace_s: float = 2.0) -> None:
         if self._child.pid is None:
@@ -195,12 +232,15 @@ class DmypyBackend:
             pass
 
     async def _run(self, timeout_s: float) -> Report:
-        argv = check_argv(self.tool, self._status, self._targets())
-        code, out, err = await self._child.wait(
-            run_captured(argv, self.shadow_root, None, timeout_s, "dmypy check"),
-            timeout_s + 1.0,
-            "dmypy's answer",
-        )
+        if self._connection is None:
+            argv = check_argv(self.tool, self._status, self._targets())
+            code, out, err = await self._child.wait(
+                run_captured(argv, self.shadow_root, None, timeout_s, "dmypy check"),
+                timeout_s + 1.0,
+                "dmypy's answer",
+            )
+        else:
+            code, out, err = await self._ask(self._connection, timeout_s)
         if code not in (0, 1) or "Daemon crashed" in out + err:
             self._state = BackendState.ERRORED
             raise BackendFailed(f"dmypy failed (exit {code}): {(err or out)[-2000:]}")
@@ -209,6 +249,24 @@ class DmypyBackend:
         except MypyOutputError as exc:
             self._state = BackendState.ERRORED
             raise BackendFailed(f"dmypy's answer could not be read: {exc}") from exc
+
+    async def _ask(self, connection: str, timeout_s: float) -> tuple[int, str, str]:
+        """``dmypy check <targets>`` on the socket: what its client would exit with and print
+        (``mypy/dmypy/client.py: check_output``; an ``error`` is its exit 2)."""
+        framing = framing_for(self.tool.version)
+        assert framing is not None
+        ask = request(connection, framing, "check", files=self._targets(), export_types=False)
+        try:
+            answer = await self._child.wait(ask, timeout_s, "dmypy's answer")
+        except DmypyWireError as exc:
+            self._state = BackendState.ERRORED
+            raise BackendFailed(f"dmypy's socket failed: {exc}") from exc
+        if "error" in answer:
+            return 2, "", str(answer["error"])
+        code, out, err = answer.get("status"), answer.get("out"), answer.get("err")
+        if not isinstance(code, int) or not isinstance(out, str) or not isinstance(err, str):
+            return 2, "", f"dmypy's answer has no status, out and err: {str(answer)[:500]}"
+        return code, out, err
 
 
 async def _drain(stdout: asyncio.StreamReader) -> None:

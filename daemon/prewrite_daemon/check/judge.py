@@ -14,11 +14,10 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from prewrite.errors import BackendFailed
 from prewrite_daemon.backends.base import WholeProgram
 from prewrite_daemon.check.coldcheck import cold_base, run_cold_check
 from prewrite_daemon.check.config_change import judge_both
-from prewrite_daemon.check.whole import run_whole_check, why_cold
+from prewrite_daemon.check.whole import run_whole_unless_cold, why_cold_first
 from prewrite_daemon.checker import CheckContext, run_check
 from prewrite_daemon.languages.readers import disk_reader, patched_reader
 from prewrite_daemon.limits import Deadline
@@ -81,13 +80,13 @@ async def _judge_whole(
     layout = ws.layout
 
     async def warm_or_cold(rest: PreparedPatch) -> CheckReply:
-        reason = None if backend.answers_as_cli else await why_cold(ws, rest)
+        reason = None if backend.answers_as_cli else why_cold_first(ws, rest)
         if reason is None:
-            try:
-                with ws.activity.step(f"{ws.env.checker}: checking the program with the patch"):
-                    return await run_whole_check(ws, rest, backend, deadline)
-            except BackendFailed as exc:  # the workspace starts a new one at its next check
-                reason = f"the warm checker failed ({exc.message[:200]})"
+            with ws.activity.step(f"{ws.env.checker}: checking the program with the patch"):
+                answer = await run_whole_unless_cold(ws, rest, backend, deadline)
+            if not isinstance(answer, str):
+                return answer
+            reason = answer
         reply = await _cold(ws, rest, layout, deadline)
         note = f"typecheck: judged by the cold CLI: {reason}"
         return msgspec.structs.replace(reply, verified=[*reply.verified, note])

@@ -21,10 +21,12 @@ What the warm checker cannot be trusted with goes to the cold CLI instead (``why
 
 from __future__ import annotations
 
+import asyncio
 import re
 import time
 from typing import TYPE_CHECKING
 
+from prewrite.errors import BackendFailed
 from prewrite.protocol import CheckReply, Diagnostic
 from prewrite_daemon.check.diagnostics import has_error, introduced_by_patch, to_wire
 from prewrite_daemon.checker import relocate
@@ -57,25 +59,73 @@ def laid_edits(ws: Workspace, patch: PreparedPatch) -> list[FileEdit]:
 async def why_cold(ws: Workspace, patch: PreparedPatch) -> str | None:
     """Why this patch must be judged by the cold CLI rather than the warm checker (None: it
     need not)."""
+    return why_cold_first(ws, patch) or await _why_cold_importers(ws, patch)
+
+
+def why_cold_first(ws: Workspace, patch: PreparedPatch) -> str | None:
+    """``why_cold``'s part that must be known before the patch is laid (a removal laid would
+    upset dmypy) and costs nothing: what the patched files are and hold."""
     laid = laid_edits(ws, patch)
     if any(e.new_text is None or e.old_text is None for e in laid):
         # a deletion, or a new module whose revert is one at the next check
         return "a module is added or deleted (dmypy's incremental mode mishandles removals)"
-    settings = repr(ws.layout.config if ws.layout is not None else "")
     texts = [e.new_text for e in laid if e.new_text is not None]
     holders = [t for t in texts if IGNORE_COMMENT.search(t)]
-    if holders and _reports_unused(settings, holders):
+    if holders and _reports_unused(_settings(ws), holders):
         return "the patched files hold type: ignore comments (only cold mypy reports unused ones)"
+    return None
+
+
+async def _why_cold_importers(ws: Workspace, patch: PreparedPatch) -> str | None:
+    """``why_cold``'s costly part (the interfaces compared, the importers read: as long as
+    dmypy's whole increment on httpx under load), which ``run_whole_unless_cold`` asks while
+    the patch is laid: the importers' texts are read as they were before it (``old_text`` for
+    a patched importer), so the answer is the one it would be before."""
+    laid = laid_edits(ws, patch)
     if not any(_reaches_importers(ws, e) for e in laid):
         return None
     graph = ws.built_graph() or await ws.ready_graph()
     importers = graph.importers([e.path for e in laid]) & set(ws.shadow.files)
-    held = [t for t in (ws.shadow.read_text(r) for r in sorted(importers)) if t is not None]
-    held = [t for t in held if IGNORE_COMMENT.search(t)]
-    if held and _reports_unused(settings, held):
+    before = {e.path: e.old_text for e in laid}
+    texts = [before[r] if r in before else ws.shadow.read_text(r) for r in sorted(importers)]
+    held = [t for t in texts if t is not None and IGNORE_COMMENT.search(t)]
+    if held and _reports_unused(_settings(ws), held):
         return "importers of a changed interface hold type: ignore comments (only cold mypy " \
             "reports unused ones)"  # fmt: skip
     return None
+
+
+async def run_whole_unless_cold(
+    ws: Workspace, patch: PreparedPatch, backend: WholeProgram, deadline: Deadline
+) -> CheckReply | str:
+    """The warm verdict, or why the cold CLI must judge instead. ``why_cold_first`` must have
+    said None; the rest of ``why_cold`` is worked out while the warm checker runs (in its own
+    process), and a reason found there wins over the warm answer, as when asked first. A
+    failed warm run is a reason too (the workspace starts a new checker at its next check).
+    A checker that answers as its CLI (``answers_as_cli``) needs no reason at all."""
+
+    async def warm() -> CheckReply | str:
+        try:
+            return await run_whole_check(ws, patch, backend, deadline)
+        except BackendFailed as exc:
+            return f"the warm checker failed ({exc.message[:200]})"
+
+    try:
+        async with asyncio.TaskGroup() as tg:
+            answer = tg.create_task(warm())
+            why = _no_reason() if backend.answers_as_cli else _why_cold_importers(ws, patch)
+            reason = tg.create_task(why)
+    except ExceptionGroup as group:  # neither creates a group of its own: one leaf, unwrapped
+        raise group.exceptions[0] from None
+    return reason.result() or answer.result()
+
+
+async def _no_reason() -> str | None:
+    return None
+
+
+def _settings(ws: Workspace) -> str:
+    return repr(ws.layout.config if ws.layout is not None else "")
 
 
 def _reports_unused(settings: str, texts: list[str]) -> bool:
