@@ -14,7 +14,7 @@ matplotlib.use("Agg")  # no display: write files only
 
 import matplotlib.pyplot as plt  # after use(): the backend first
 
-from bench.report import get
+from bench.report_values import get
 
 if TYPE_CHECKING:
     from pathlib import Path

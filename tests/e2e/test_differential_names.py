@@ -9,8 +9,8 @@ outside the patch keeping the old name, through the package, as a module attribu
 patched file passing the function on as a value, which carries its name into messages). Each
 is judged on a real httpx tree (the "tempting" cases on a copy with files added that reach the
 changed names in those ways), and the daemon's introduced diagnostics must equal the cold
-oracle's. The cases are the ones ``bench/name_deps_check.py`` validates the narrowing itself
-with.
+oracle's. The cases (``bench/name_deps_cases.py``) are the ones ``bench/name_deps_check.py``
+validates the narrowing itself with.
 """
 
 from __future__ import annotations
@@ -20,7 +20,9 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from bench.name_deps_check import CASES, TEMPTING, Case, apply, restore
+from bench.name_deps_cases import CASES
+from bench.name_deps_edits import Case, apply, restore
+from bench.name_deps_tempting import TEMPTING
 from prewrite import change_file, delete_file, new_file
 from tests.support.differential import Disagreement, compare
 from tests.support.oracle import ColdOracle
