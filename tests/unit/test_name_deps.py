@@ -638,3 +638,28 @@ def test_a_workspace_builtins_stub_makes_vars_a_use_of_the_value() -> None:
         "__builtins__.pyi": "def vars(x: int) -> int: ...\n",
     }
     assert "app/user.py" in affected(files, {"pkg/m.py": M_SIG})
+
+
+# A change that reaches a module ``__getattr__`` falls back to every importer of that module:
+# the fixpoint stops once those and the files it reached cover every importer (a hub of an
+# unannotated package ends there), and goes on while one is left that it may still prune.
+REACHES_GETATTR = {
+    "hub.py": "def f(x):\n    return x\n",
+    "shim.py": "from hub import f\n\ndef __getattr__(name):\n    return f(name)\n",
+    "a.py": "import shim\n",
+    "b.py": "from shim import anything\n",
+    "c.py": "from hub import f\n\nv = f(1)\n",
+    "d.py": "import hub\n\nw = hub.__name__\n",
+    "e.py": "import d\n",
+}
+
+
+def test_a_fallback_that_covers_every_importer_answers_them_all() -> None:
+    files = {**REACHES_GETATTR, "d.py": "import hub\nimport shim\n"}
+    new = {"hub.py": "def f(x):\n    return [x]\n"}
+    assert affected(files, new) == {"shim.py", "a.py", "b.py", "c.py", "d.py", "e.py"}
+
+
+def test_a_fallback_that_leaves_an_importer_out_still_prunes_it() -> None:
+    new = {"hub.py": "def f(x):\n    return [x]\n"}
+    assert affected(REACHES_GETATTR, new) == {"shim.py", "a.py", "b.py", "c.py"}

@@ -107,7 +107,8 @@ class Narrower:
         changed = {rel for rel, _, _ in changes}
         patched = [s for rel in changed for s in summaries.get(rel, ())]
         prop = Propagation(summaries, self._index, self._by_module, scope, changed,
-                           lambda: self._protocols(patched), renames.hidden, deadline)  # fmt: skip
+                           lambda: self._protocols(patched), renames.hidden, deadline,
+                           lambda rels: transitive_importers(rels, imports))  # fmt: skip
         for rel, old, new in changes:
             parsed = views[rel]
             if (old is None) != (new is None) and self._moved_module(rel, parsed, imports, prop):

@@ -7,6 +7,11 @@ Four kinds of work items, each done once per key:
 - ``weak`` (file, name): a class whose members changed, or an alias of it; only subclasses care;
 - ``attr`` name: a member's type may differ; files spelling the attribute are affected;
 - ``weak-attr`` name: a class attribute that may alias a class with changed members.
+
+The run stops as soon as its answer can only be every importer (``scope``): each one reached, or
+an importer of a file that falls back (``narrow`` adds those). On Django, a change of the hub
+``utils.text.capfirst`` reaches the module ``__getattr__`` of ``db/models/enums.py`` after about
+3,500 steps; the rest of the fixpoint (28,000 strong names, 2 to 3 s of CPU) could prune nothing.
 """
 
 from __future__ import annotations
@@ -43,11 +48,17 @@ class Propagation:
         protocols: Callable[[], frozenset[str] | None],
         hidden: Mapping[str, frozenset[str]] | None = None,
         deadline: float | None = None,
+        importers: Callable[[set[str]], set[str]] | None = None,
     ) -> None:
         """``hidden``: per patched file, tags whose regions ``names.renames`` has judged;
-        ``deadline`` (``time.monotonic()``): past it, ``run`` raises ``PlanningBudgetExceeded``."""
+        ``deadline`` (``time.monotonic()``): past it, ``run`` raises ``PlanningBudgetExceeded``;
+        ``importers``: the transitive importers of files (what ``narrow`` adds for a file that
+        falls back), which lets ``run`` stop once they and the files reached cover ``scope``."""
         self._hidden = hidden or {}
         self._deadline = deadline
+        self._importers = importers
+        self._expanded: set[str] = set()  # fallback files whose importers are in _covered
+        self._covered: set[str] = set()
         self._summaries = summaries
         self._index = index
         self._by_module = by_module
@@ -112,11 +123,11 @@ class Propagation:
     def run(self) -> None:
         steps = 0
         while self._queue:
-            steps += 1
             if steps % 64 == 0:
                 self.check_deadline()
-                if self._scope <= self.files:
-                    return  # every importer is reached already: nothing left to prune
+                if self._everything_reached():
+                    return  # the answer is every importer already: nothing left to prune
+            steps += 1
             flavor, rel, name = self._queue.popleft()
             if flavor == STRONG:
                 self._name(rel, name, STRONG, self.strong)
@@ -130,6 +141,16 @@ class Propagation:
             elif name not in self.weak_attrs and name not in self.attrs:
                 self.weak_attrs.add(name)
                 self._hit(f"a:{name}", WEAK)
+
+    def _everything_reached(self) -> bool:
+        """Whether each file in scope is reached, or imports (at any depth) a file that falls
+        back: ``narrow`` answers those importers whatever the rest of the run finds (a hub whose
+        change reaches a module ``__getattr__`` ends here, not after every name it spreads to)."""
+        if self._importers is not None and self.fallback.keys() - self._expanded:
+            fresh = set(self.fallback.keys() - self._expanded)
+            self._expanded |= fresh
+            self._covered |= fresh | self._importers(fresh)
+        return all(f in self.files or f in self._covered for f in self._scope)
 
     def check_deadline(self) -> None:
         if self._deadline is not None and time.monotonic() > self._deadline:
