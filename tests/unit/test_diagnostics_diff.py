@@ -206,6 +206,22 @@ def test_a_base_error_paired_by_identity_is_not_paired_again() -> None:
     assert new == [operator(1, "str")]
 
 
+def test_two_copies_of_one_error_in_two_union_orders_count_once() -> None:
+    """Django's ``utils/text.py:122``: after a patch of ``capfirst`` the warm server reported
+    the base's error twice, ``"str | Any | Unknown"`` and ``"str | Unknown | Any"``."""
+    text = lines("s += t")
+    twice = [operator(1, "str | Any | Unknown"), operator(1, "str | Unknown | Any")]
+    assert introduced([operator(1, "str | Any | Unknown")], twice, text, text) == []
+    assert introduced([], twice, text, text) == [twice[0]]
+
+
+def test_copies_of_one_message_elsewhere_still_count() -> None:
+    """Only a copy at the very same place is dropped: another column is another error."""
+    text = lines("s += t")
+    beside = [operator(1, "str | Any"), operator(1, "Any | str", column=4)]
+    assert introduced([operator(1, "str | Any")], beside, text, text) == [beside[1]]
+
+
 # --- to_wire --------------------------------------------------------------------------------
 
 

@@ -10,7 +10,10 @@ error, reworded. A warm checker's inference of an unannotated name depends on th
 evaluated a module in (Django's ``utils/text.py``: ``"str | Unknown | Any"`` before a patch,
 another union after it, the cold CLI a third in both), so an unchanged error can read as new.
 Policy, shared with every oracle (they call ``introduced``): an error that was already at that
-place is not one the patch introduced, even where the types it names changed.
+place is not one the patch introduced, even where the types it names changed. Before any pass,
+each side's copies of one error (the same place, rule, severity and message, unions in any
+order) count once: the warm server has reported Django's ``utils/text.py:122`` twice after a
+patch, in two union orders, beside the one copy of its base and of the cold CLI.
 """
 
 from __future__ import annotations
@@ -102,6 +105,7 @@ def introduced(
     candidate_text: str | None,
 ) -> list[Diagnostic]:
     """The candidate diagnostics of one file that the patch introduced."""
+    base, candidate = _distinct(base), _distinct(candidate)
     if not base:
         return list(candidate)
     if base_text is None or candidate_text is None or base_text == candidate_text:
@@ -114,6 +118,19 @@ def introduced(
 
     unpaired, base_left = _pair_identities(base, candidate, mapped)
     return _drop_reworded(unpaired, base_left, mapped) if unpaired else []
+
+
+def _distinct(diagnostics: Sequence[Diagnostic]) -> list[Diagnostic]:
+    """``diagnostics`` with each error once: a copy at the same place (line and columns) with
+    the same rule, severity and message, its unions in any order, is dropped (the first kept)."""
+    seen: set[tuple[int, int, int, int, Key]] = set()
+    kept: list[Diagnostic] = []
+    for d in diagnostics:
+        place = (d.line, d.column, d.end_line, d.end_column, _key(d))
+        if place not in seen:
+            seen.add(place)
+            kept.append(d)
+    return kept
 
 
 def _pair_identities(
