@@ -46,6 +46,9 @@ class PruningGraph:
     def files(self) -> set[str]:
         return self.real.files()
 
+    def order_sensitive(self) -> bool:
+        return self.real.order_sensitive()
+
 
 class SpinningGraph(PruningGraph):
     def __init__(self, real: DependencyGraph, started: Callable[[], object]) -> None:

@@ -174,5 +174,22 @@ CYCLES = [
         "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    import pkg.m2\n",
     ),
     _cycle("fuzz_cycle_not_through_import_as", "import pkg.m2 as m2\n", changes=False),
+    # The shape of fuzz seed 10096's wrong green: the daemon pulled the patched file before
+    # the importers were open, and the language server's cycle report follows open files only,
+    # so the cycle m2 -> lib -> pkg.m3 -> m2 went unseen in m2 (fixed: ``checker._checked_again``).
+    # This small tree passes with or without the fix; the fuzzer's batch reproduces it
+    # (PREWRITE_FUZZ_SEED=10096 PREWRITE_FUZZ_PROGRAMS=4, ``-k long_run``).
+    Case(
+        "fuzz_cycle_closed_through_importers",
+        CYCLE_RULE,
+        {
+            "pkg/__init__.py": "",
+            "pkg/m2.py": "def frob() -> int:\n    return 1\n",
+            "pkg/m3.py": "from .m2 import frob\n\nbound = frob()\n",
+            "lib/__init__.py": "from pkg.m3 import bound\n\nw: int = bound\n",
+        },
+        {"pkg/m2.py": "import lib\n\n\ndef frob() -> int:\n    return 1\n"},
+        config='reportImportCycles = "error"',
+    ),
 ]
 FUZZED = [*TRIVIAL_BODIES, *ALL_FORMS, *SHADOWED, *REEXPORTED, *CYCLES]

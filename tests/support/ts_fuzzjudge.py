@@ -62,6 +62,9 @@ class WholeProject:
     def files(self) -> set[str]:
         return self.real.files()
 
+    def order_sensitive(self) -> bool:
+        return self.real.order_sensitive()
+
 
 @dataclass(frozen=True)
 class Disagreement:

@@ -66,6 +66,9 @@ class RecordingGraph:
     def files(self) -> set[str]:
         return set(self.texts)
 
+    def order_sensitive(self) -> bool:
+        return False
+
 
 async def test_a_rebuild_waits_until_needed_and_ready_gives_it_complete() -> None:
     built: list[DependencyGraph] = []

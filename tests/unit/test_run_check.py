@@ -23,6 +23,7 @@ from prewrite_daemon.check.patch import prepare_patch
 from prewrite_daemon.check.scope import CheckerScope
 from prewrite_daemon.checker import CheckContext, plan_check, run_check
 from prewrite_daemon.languages.python.language import PYTHON
+from prewrite_daemon.languages.python.names.deps import NameGraph
 from prewrite_daemon.shadow.tree import ShadowTree
 from tests.support.fake_backend import FakeBackend, toy_check
 from tests.support.setups import write
@@ -62,7 +63,10 @@ class Setup:
 
 
 def make_setup(
-    tmp_path: Path, files: dict[str, str] = FILES, scope: dict[str, list[str]] | None = None
+    tmp_path: Path,
+    files: dict[str, str] = FILES,
+    scope: dict[str, list[str]] | None = None,
+    cycles: bool = False,
 ) -> Setup:
     root = tmp_path / "ws"
     root.mkdir()
@@ -70,7 +74,8 @@ def make_setup(
     root = root.resolve()
     shadow = ShadowTree(root, tmp_path / "shadow", PYTHON.is_mirrored)
     shadow.create()
-    graph = PYTHON.new_graph(root, None)
+    # reportImportCycles off, as a layout naming nothing says (``checker._checked_again``)
+    graph = NameGraph(None, report_import_cycles=cycles)
     for rel, text in files.items():
         graph.update(rel, text)
     fake = FakeBackend(shadow.shadow_root)
@@ -186,6 +191,21 @@ async def test_importers_are_pulled_when_the_interface_changes(tmp_path: Path) -
     reply = await run_check(s.ctx, patch, LONG_S)
     assert sorted(s.fake.pulled()) == ["pkg/core.py"] * 2 + ["pkg/user.py"] * 2
     # The importer was judged against the candidate of the module it imports.
+    assert [(d.path, d.rule) for d in reply.diagnostics] == [("pkg/user.py", "fake-missing-name")]
+    assert_clean(s)
+
+
+async def test_with_import_cycles_reported_the_patched_file_is_pulled_again_with_importers_open(
+    tmp_path: Path,
+) -> None:
+    """pyright's cycle report follows open files only: the patched file, pulled while the plan
+    is made, is checked again once its importers are open (fuzz seed 10096, a wrong green)."""
+    s = make_setup(tmp_path, cycles=True)
+    renamed = CORE.replace("def helper", "def helper2")
+    patch = s.patch(change_file(s.root, "pkg/core.py", renamed))
+    reply = await run_check(s.ctx, patch, LONG_S)
+    # candidate twice (before and after the importer opened), then both bases
+    assert sorted(s.fake.pulled()) == ["pkg/core.py"] * 3 + ["pkg/user.py"] * 2
     assert [(d.path, d.rule) for d in reply.diagnostics] == [("pkg/user.py", "fake-missing-name")]
     assert_clean(s)
 

@@ -48,6 +48,12 @@ class DependencyGraph(Protocol):
         """Every file recorded (what "the whole project" means to a change that reaches all)."""
         ...
 
+    def order_sensitive(self) -> bool:
+        """Whether a file's diagnostics may depend on which other files the checker had open
+        when it was checked (pyright's import cycle report follows open files only): then the
+        patched files are checked again once the importers are open (``checker.run_check``)."""
+        ...
+
 
 class PlanningBudgetExceeded(Exception):
     """Narrowing ran past its budget; the plan falls back to every importer (sound)."""

@@ -166,6 +166,9 @@ class TsImportGraph:
     def files(self) -> set[str]:
         return set(self._deps)
 
+    def order_sensitive(self) -> bool:
+        return False  # tsc reports nothing that depends on which files are open
+
     def affected(
         self,
         changes: Sequence[tuple[str, str | None, str | None]],

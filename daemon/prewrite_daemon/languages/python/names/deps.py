@@ -200,6 +200,9 @@ class NameGraph:
     def files(self) -> set[str]:
         return set(self._summaries)
 
+    def order_sensitive(self) -> bool:
+        return self._cycles  # ``reportImportCycles`` may be on
+
     def importers(self, rels: Iterable[str], transitive: bool = True) -> set[str]:
         """Files that import any of ``rels`` (transitively), excluding ``rels`` (as ImportGraph),
         and the files at the same module path (``m.py`` beside ``m/__init__.py`` or ``m.pyi``:

@@ -100,6 +100,9 @@ class ImportGraph:
     def files(self) -> set[str]:
         return set(self._imports)
 
+    def order_sensitive(self) -> bool:
+        return True  # whether ``reportImportCycles`` is on is not known here
+
     def affected(
         self,
         changes: Sequence[tuple[str, str | None, str | None]],
