@@ -50,7 +50,7 @@ PYTEST_WORKERS ?= 2
 XDIST = $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist loadscope --no-loadscope-reorder)
 
 test: $(STAMP) $(TOOLCHAINS) $(PINNED_TS)  ## all tests: unit, faults, CLI, end-to-end with the real pyright
-	$(BIN)/pytest -q $(XDIST) --durations=25
+	$(BIN)/pytest -q $(XDIST) --durations=40
 
 test-fast: $(STAMP) $(TOOLCHAINS) $(PINNED_TS)  ## the inner loop: unit, fault and CLI tests (~3 min; the CLI ones on a real daemon and pyright)
 	$(BIN)/pytest -q $(XDIST) -m "not slow" tests/unit tests/faults tests/cli
