@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from bench.report_values import mb
+
 GOAL_WARM_MS = 1000.0  # warm body edit p50
 GOAL_INTERFACE_MS = 5000.0  # interface change of a widely used function
 SHOWN = 5  # disagreeing diagnostics shown per side (all are in the JSON)
@@ -14,10 +16,6 @@ def _ms(value: Any) -> str:
     if not isinstance(value, int | float):
         return "n/a"
     return f"{value / 1000:.1f} s" if value >= 10_000 else f"{value:.0f} ms"
-
-
-def _mb(value: Any) -> str:
-    return f"{value:.0f} MB" if isinstance(value, int | float) else "n/a"
 
 
 def _by_kind(results: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -52,8 +50,8 @@ def _summary(results: dict[str, Any]) -> list[str]:
         f"| {_p50(kinds.get('first_check'))} | {ratio} | {_p50(kinds.get('leaf_body'))} "
         f"| {_p50(kinds.get('hub_body'))} | {_p50(kinds.get('interface'))} "
         f"| {_p50(kinds.get('interface_red'))} "
-        f"| {_mb(early.get('daemon'))} → {_mb(rss.get('daemon'))} "
-        f"| {_mb(early.get('checker'))} → {_mb(rss.get('checker'))} |",
+        f"| {mb(early.get('daemon'))} → {mb(rss.get('daemon'))} "
+        f"| {mb(early.get('checker'))} → {mb(rss.get('checker'))} |",
     ]
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tests.support.oracle import normalize_paths, write_patched_copy
+from tests.support.patchgen import generate_patches
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -127,3 +128,30 @@ def assert_all_agree(
     )
     assert verdicts["red"] >= min_each_verdict, verdicts
     assert verdicts["green"] >= min_each_verdict, verdicts
+
+
+EVERY_KIND = 12  # the kinds patchgen makes on httpx
+KINDS_CROSS_FILE = 3
+KINDS_EACH_VERDICT = 3
+
+
+def assert_each_kind_agrees(
+    client: Client,
+    workload: Workload,
+    oracle: ColdOracle | CliOracle,
+    error_files: Sequence[str],
+    judge: str,
+    scratch: Path,
+) -> None:
+    """One generated patch of each kind, judged both ways (a checker whose warm path another
+    test judges at length: its own plumbing is the claim); the first reply must name ``judge``
+    ("ty 0.0.104") as the bundled checker the workspace's ``[tool.prewrite]`` chose — the
+    checker itself, not pyright."""
+    patches = one_of_each(generate_patches(workload.root, error_files=error_files))
+    assert len(patches) >= EVERY_KIND, [p.name for p in patches]
+    assert sum(len(p.changes) > 1 for p in patches) >= KINDS_CROSS_FILE
+    chosen = "chosen by pyproject.toml [tool.prewrite] typecheck"
+    receipt = f"typecheck: judged by {judge} (bundled), {chosen}"
+    first = client.check(workload.root, patches[0].changes, python=workload.python, timeout_s=300)
+    assert receipt in first.verified, first.verified
+    assert_all_agree(client, workload, oracle, patches, scratch, KINDS_EACH_VERDICT)

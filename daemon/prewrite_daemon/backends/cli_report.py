@@ -9,7 +9,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from prewrite_daemon.backends.base import RawDiagnostic
 
 
 class ReportError(Exception):
@@ -34,3 +39,17 @@ def relative_path(path: str, tree: Path) -> str:
         if file.is_relative_to(root):
             return file.relative_to(root).as_posix()
     return file.as_posix()
+
+
+def by_path(
+    items: list[Any], read: Callable[[dict[str, Any], Path], tuple[str, RawDiagnostic]], tree: Path
+) -> dict[str, list[RawDiagnostic]]:
+    """``items`` (the report's diagnostics) read one by one (``read``: its root-relative path and
+    record, or ``ReportError``) and grouped by path; an item that is not an object is an error."""
+    found: dict[str, list[RawDiagnostic]] = {}
+    for item in items:
+        if not isinstance(item, dict):
+            raise ReportError(f"not a diagnostic: {item!r:.500}")
+        rel, diagnostic = read(cast("dict[str, Any]", item), tree)
+        found.setdefault(rel, []).append(diagnostic)
+    return found

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, cast
 
 from prewrite_daemon.backends.base import RawDiagnostic
-from prewrite_daemon.backends.cli_report import ReportError, load_report, relative_path
+from prewrite_daemon.backends.cli_report import ReportError, by_path, load_report, relative_path
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -41,13 +41,7 @@ def parse_report(text: str, tree: Path) -> dict[str, list[RawDiagnostic]]:
     items = load_report(text)
     if not isinstance(items, list):
         raise ReportError(f"not a list of diagnostics: {text[:500]}")
-    found: dict[str, list[RawDiagnostic]] = {}
-    for item in cast("list[Any]", items):
-        if not isinstance(item, dict):
-            raise ReportError(f"not a diagnostic: {item!r:.500}")
-        rel, diagnostic = _diagnostic(cast("dict[str, Any]", item), tree)
-        found.setdefault(rel, []).append(diagnostic)
-    return found
+    return by_path(cast("list[Any]", items), _diagnostic, tree)
 
 
 def _diagnostic(item: dict[str, Any], tree: Path) -> tuple[str, RawDiagnostic]:
