@@ -94,7 +94,10 @@ def test_new_module_is_gone_after_the_check(check: CheckFn, repo: Path) -> None:
 def test_deleted_module_still_imported_is_red(check: CheckFn, repo: Path) -> None:
     reply = check(delete_file(repo, "pkg/util.py"))
     assert not reply.ok
-    assert rules(reply) == [("app.py", "reportMissingImports")]
+    # Seen once in CI (2026-12-03, not reproduced in ~250 local runs under load): the rule was
+    # reportAttributeAccessIssue, as if pyright still resolved the deleted module. The messages
+    # say which, should it come back.
+    assert rules(reply) == [("app.py", "reportMissingImports")], reply.diagnostics
     assert (repo / "pkg/util.py").exists()
     # The deletion was an overlay only: the next check sees the module again.
     again = check(change_file(repo, "app.py", FILES["app.py"] + "print(helper(3))\n"))
