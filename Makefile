@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: help install demo lint test test-fast test-e2e fuzz bench clean
+.PHONY: help install demo lint test test-live test-fast test-e2e fuzz bench clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -51,6 +51,12 @@ XDIST = $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist loadscop
 
 test: $(STAMP) $(TOOLCHAINS) $(PINNED_TS)  ## all tests: unit, faults, CLI, end-to-end with the real pyright
 	$(BIN)/pytest -q $(XDIST) --durations=40
+
+# The slow differential tier reads the cold oracle's recorded answers for inputs it has judged
+# before (tests/support/oracle_record.py; each checker's first record is re-run cold and must
+# match); test-live runs every oracle cold, reading and writing no record.
+test-live: $(STAMP) $(TOOLCHAINS) $(PINNED_TS)  ## all tests with every cold oracle run live (no recorded answers read)
+	PREWRITE_ORACLE=live $(BIN)/pytest -q $(XDIST) --durations=40
 
 test-fast: $(STAMP) $(TOOLCHAINS) $(PINNED_TS)  ## the inner loop: unit, fault and CLI tests (~3 min; the CLI ones on a real daemon and pyright)
 	$(BIN)/pytest -q $(XDIST) -m "not slow" tests/unit tests/faults tests/cli

@@ -8,8 +8,9 @@ import shutil
 import signal
 import sys
 import tempfile
+from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 import psutil
 import pytest
@@ -17,6 +18,7 @@ import pytest
 from prewrite.client import Client
 from prewrite.errors import PrewriteError
 from prewrite.runtime import RuntimePaths, read_status
+from tests.support import oracle_record
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -113,3 +115,29 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     is free takes the next module, so the longest modules start at once, one per worker, and
     the short ones fill the gaps: no worker ends the run alone with a 5-minute test."""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+_ORACLE_TOTALS: Counter[str] = Counter()  # the workers' ``oracle_record.STATS`` (under xdist)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    output = getattr(session.config, "workeroutput", None)
+    if isinstance(output, dict):  # an xdist worker: its counts go to the controller
+        cast("dict[str, object]", output)["oracle_record"] = dict(oracle_record.STATS)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    stats = getattr(node, "workeroutput", {}).get("oracle_record", {})
+    _ORACLE_TOTALS.update(cast("dict[str, int]", stats))
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """How many cold-oracle answers came from records (``tests/support/oracle_record.py``)."""
+    totals = _ORACLE_TOTALS + Counter(oracle_record.STATS)
+    if any(totals.values()):
+        terminalreporter.write_line(
+            f"cold oracle: {totals['read']} recorded answers read ({totals['checked']} of them "
+            f"also run cold, equal), {totals['run']} cold runs, {totals['unrecordable']} "
+            f"unrecordable{' (PREWRITE_ORACLE=live)' if oracle_record.live() else ''}"
+        )

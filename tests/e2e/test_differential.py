@@ -43,7 +43,7 @@ def workload(tmp_path_factory: pytest.TempPathFactory) -> Workload:
 def test_daemon_matches_cold_pyright_on_generated_patches(
     client: Client, workload: Workload, tmp_path: Path
 ) -> None:
-    oracle = ColdOracle(workload.root, workload.python)
+    oracle = ColdOracle(workload.root, workload.python, recorded=True)
     patches = generate_patches(workload.root, error_files=sorted({d.path for d in oracle.base}))
     assert len(patches) >= MIN_PATCHES, [p.name for p in patches]
     assert sum(len(p.changes) > 1 for p in patches) >= MIN_CROSS_FILE

@@ -53,7 +53,7 @@ def workload(tmp_path_factory: pytest.TempPathFactory) -> Workload:
 def test_daemon_matches_cold_basedpyright_on_generated_patches(
     client: Client, workload: Workload, tmp_path: Path
 ) -> None:
-    oracle = ColdOracle(workload.root, workload.python, BASEDPYRIGHT)
+    oracle = ColdOracle(workload.root, workload.python, BASEDPYRIGHT, recorded=True)
     errors = sorted({d.path for d in oracle.base})
     version = dist_version(pyright_dist(BASEDPYRIGHT), BASEDPYRIGHT)
     assert_each_kind_agrees(client, workload, oracle, errors, f"basedpyright {version}", tmp_path)

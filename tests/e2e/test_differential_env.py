@@ -141,11 +141,15 @@ def _shown(label: str, diagnostics: Sequence[Diagnostic]) -> list[str]:
 ORACLE_THREADS = 2  # cold runs at a time; with the daemon's, enough to fill a 2-core machine
 
 
+def _cold_base(tree: Path, python: str) -> list[Diagnostic]:
+    return cold_pyright(tree, python, recorded=True)
+
+
 def _oracle_case(
     base: Future[list[Diagnostic]], base_tree: Path, tree: Path, python: str
 ) -> list[Diagnostic]:
     try:
-        candidate = cold_pyright(tree, python)
+        candidate = cold_pyright(tree, python, recorded=True)
         return introduced_between(base_tree, base.result(), tree, candidate)
     finally:
         shutil.rmtree(tree)
@@ -195,7 +199,7 @@ class Judge:
             for i, c in enumerate(cases)
         ]
         # Submitted first, so it runs before any case's job waits for it.
-        base = self.pool.submit(cold_pyright, base_tree, python)
+        base = self.pool.submit(_cold_base, base_tree, python)
         for i, (case, tree) in enumerate(zip(cases, trees, strict=True)):
             rest = _code_only(case.changes)
             if rest is None:

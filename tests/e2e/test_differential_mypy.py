@@ -116,7 +116,7 @@ def _judge(
 def test_daemon_matches_cold_mypy_on_patches(
     client: Client, workload: Workload, tmp_path: Path
 ) -> None:
-    oracle = MypyOracle(workload.root, workload.python)
+    oracle = MypyOracle(workload.root, workload.python, recorded=True)
     generated = generate_patches(workload.root, error_files=sorted({d.path for d in oracle.base}))
     hand = hand_written(workload.root)
     patches = [hand[0], *_interleave(generated, hand[1:])]

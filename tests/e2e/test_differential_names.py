@@ -76,7 +76,7 @@ def as_patch(root: Path, case: Case) -> GeneratedPatch:
 def test_tempting_patches_match_cold_pyright(
     client: Client, trees: dict[str, Workload], tmp_path: Path
 ) -> None:
-    oracles = {k: ColdOracle(w.root, w.python) for k, w in trees.items()}
+    oracles = {k: ColdOracle(w.root, w.python, recorded=True) for k, w in trees.items()}
     disagreements: list[Disagreement] = []
     verdicts: Counter[str] = Counter()
     for n, case in enumerate(CASES):

@@ -25,13 +25,14 @@ from typing import TYPE_CHECKING, cast
 
 import msgspec
 
-from prewrite_daemon.backends.mypy_command import MypyTool, cli_argv, find_mypy
+from prewrite_daemon.backends.mypy_command import MypyTool, cli_argv, find_mypy, mypy_flags
 from prewrite_daemon.backends.mypy_output import SOURCE, parse_report
 from prewrite_daemon.check.config_change import BEFORE_NOTE
 from prewrite_daemon.check.diagnostics import to_wire
 from prewrite_daemon.ladder.config import load_config
 from prewrite_daemon.languages.python.mypy import CONFIG_FILES, MYPY, mypy_settings, targets
 from prewrite_daemon.languages.readers import disk_reader
+from tests.support import oracle_record
 from tests.support.oracle import introduced_between, normalize_paths, surplus, write_patched_copy
 
 if TYPE_CHECKING:
@@ -61,10 +62,21 @@ def oracle_tool(python: str) -> MypyTool:
 
 
 def cold_mypy(
-    tree: Path, tool: MypyTool, python: str, timeout_s: float = 600.0
+    tree: Path, tool: MypyTool, python: str, timeout_s: float = 600.0, *, recorded: bool = False
 ) -> list[Diagnostic]:
-    """Every diagnostic cold mypy reports for the project at ``tree``, as the daemon reports it."""
+    """Every diagnostic cold mypy reports for the project at ``tree``, as the daemon reports it.
+    ``recorded``: the recorded answer for the same input where there is one (``oracle_record``)."""
     tree = tree.resolve()
+    if not recorded:
+        return _run_mypy(tree, tool, python, timeout_s)
+    checker = ["mypy", tool.version, tool.origin, *mypy_flags(tool, "<python>")]
+    inputs = [oracle_record.python_packages(python), oracle_record.python_packages(tool.python)]
+    return oracle_record.answer(
+        checker, inputs, tree, lambda: _run_mypy(tree, tool, python, timeout_s)
+    )
+
+
+def _run_mypy(tree: Path, tool: MypyTool, python: str, timeout_s: float) -> list[Diagnostic]:
     argv = cli_argv(tool, python, targets(tree))
     proc = subprocess.run(
         argv, cwd=tree, capture_output=True, text=True, timeout=timeout_s, check=False
@@ -94,18 +106,19 @@ def settings_changed(root: Path, changes: Sequence[FileChange]) -> bool:
 class MypyOracle:
     """Cold verdicts for many patched copies of one base tree; the base is run once."""
 
-    def __init__(self, base_tree: Path, python: str) -> None:
+    def __init__(self, base_tree: Path, python: str, *, recorded: bool = False) -> None:
         self.base_tree = base_tree.resolve()
         self.python = python
         self.tool = oracle_tool(python)
+        self.recorded = recorded  # answers read from ``oracle_record`` where it has them
 
     @cached_property
     def base(self) -> list[Diagnostic]:
-        return cold_mypy(self.base_tree, self.tool, self.python)
+        return cold_mypy(self.base_tree, self.tool, self.python, recorded=self.recorded)
 
     def introduced(self, patched_tree: Path) -> list[Diagnostic]:
         """What the patched tree's cold run reports that the base did not, file by file."""
-        candidate = cold_mypy(patched_tree, self.tool, self.python)
+        candidate = cold_mypy(patched_tree, self.tool, self.python, recorded=self.recorded)
         return introduced_between(self.base_tree, self.base, patched_tree, candidate)
 
     def _introduced_by(self, changes: Sequence[FileChange], scratch: Path) -> list[Diagnostic]:

@@ -20,9 +20,10 @@ from typing import TYPE_CHECKING, Any, cast
 
 from prewrite.changes import sha256_hex
 from prewrite.protocol import Diagnostic, FileChange, Severity
-from prewrite_daemon.backends.pyright_command import PYRIGHT, Flavour, cli_argv
+from prewrite_daemon.backends.pyright_command import PYRIGHT, Flavour, checker_version, cli_argv
 from prewrite_daemon.check.diagnostics import introduced
 from prewrite_daemon.languages.python.language import PYTHON
+from tests.support import oracle_record
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -71,10 +72,27 @@ def _with_message(d: Diagnostic, message: str) -> Diagnostic:
 
 
 def cold_pyright(
-    tree: Path, python: str, timeout_s: float = 600.0, flavour: Flavour = PYRIGHT
+    tree: Path,
+    python: str,
+    timeout_s: float = 600.0,
+    flavour: Flavour = PYRIGHT,
+    *,
+    recorded: bool = False,
 ) -> list[Diagnostic]:
-    """All of pyright's diagnostics for the project at ``tree``, as prewrite reports them."""
+    """All of pyright's diagnostics for the project at ``tree``, as prewrite reports them.
+    ``recorded``: the recorded answer for the same input where there is one (``oracle_record``;
+    the slow differential tests, whose inputs come back run after run)."""
     tree = tree.resolve()
+    if not recorded:
+        return _run_pyright(tree, python, timeout_s, flavour)
+    checker = [flavour.name, checker_version(None, flavour), "--outputjson"]
+    inputs = [oracle_record.python_packages(python)]
+    return oracle_record.answer(
+        checker, inputs, tree, lambda: _run_pyright(tree, python, timeout_s, flavour)
+    )
+
+
+def _run_pyright(tree: Path, python: str, timeout_s: float, flavour: Flavour) -> list[Diagnostic]:
     argv = [*cli_argv(None, flavour), "--outputjson", "--pythonpath", python]
     argv += ["--project", str(tree)]
     proc = subprocess.run(
@@ -133,19 +151,25 @@ def _read_text(tree: Path, rel_path: str) -> str | None:
 class ColdOracle:
     """Cold verdicts for many patched copies of one base tree; the base is run once."""
 
-    def __init__(self, base_tree: Path, python: str, flavour: Flavour = PYRIGHT) -> None:
+    def __init__(
+        self, base_tree: Path, python: str, flavour: Flavour = PYRIGHT, *, recorded: bool = False
+    ) -> None:
         self.base_tree = base_tree.resolve()
         self.python = python
         self.flavour = flavour  # pyright's CLI, or basedpyright's
+        self.recorded = recorded  # answers read from ``oracle_record`` where it has them
 
     @cached_property
     def base(self) -> list[Diagnostic]:
-        return cold_pyright(self.base_tree, self.python, flavour=self.flavour)
+        return self._cold(self.base_tree)
 
     def introduced(self, patched_tree: Path) -> list[Diagnostic]:
         """What the patched tree's cold run reports that the base did not, file by file."""
-        candidate = cold_pyright(patched_tree, self.python, flavour=self.flavour)
+        candidate = self._cold(patched_tree)
         return introduced_between(self.base_tree, self.base, patched_tree, candidate)
+
+    def _cold(self, tree: Path) -> list[Diagnostic]:
+        return cold_pyright(tree, self.python, flavour=self.flavour, recorded=self.recorded)
 
 
 def introduced_between(

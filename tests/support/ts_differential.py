@@ -139,7 +139,7 @@ def _patches(workload: TsWorkload, oracle: TsColdOracle) -> list[GeneratedPatch]
 
 def run_differential(client: Client, workload: TsWorkload, tmp_path: Path) -> None:
     """Judge every generated patch of ``workload`` both ways; fail on any disagreement."""
-    oracle = TsColdOracle(workload.root, workload.ts_dir)
+    oracle = TsColdOracle(workload.root, workload.ts_dir, recorded=True)
     patches = _patches(workload, oracle)
     disagreements: list[Disagreement] = []
     verdicts: dict[str, bool] = {}

@@ -9,13 +9,14 @@ keeps what is new. The output is read by the daemon's own parser (``backends/tsc
 
 from __future__ import annotations
 
+import json
 import subprocess
 from functools import cached_property
 from typing import TYPE_CHECKING
 
 from prewrite_daemon.backends.tsc_output import parse_tsc_output
 from prewrite_daemon.check.diagnostics import to_wire
-from tests.support import oracle
+from tests.support import oracle, oracle_record
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -38,9 +39,22 @@ def tsc_argv(ts_dir: Path) -> list[str]:
     return ["node", str(ts_dir / "bin" / "tsc"), "--noEmit", "--pretty", "false"]
 
 
-def cold_tsc(tree: Path, ts_dir: Path, timeout_s: float = 600.0) -> list[Diagnostic]:
+def cold_tsc(
+    tree: Path, ts_dir: Path, timeout_s: float = 600.0, *, recorded: bool = False
+) -> list[Diagnostic]:
     """All of tsc's diagnostics for the project at ``tree`` (its ``tsconfig.json``), as prewrite
-    reports them: 1-based, root-relative paths, the tree's location masked in messages."""
+    reports them: 1-based, root-relative paths, the tree's location masked in messages.
+    ``recorded``: the recorded answer for the same input where there is one (``oracle_record``)."""
+    if not recorded:
+        return _run_tsc(tree, ts_dir, timeout_s)
+    version = json.loads((ts_dir / "package.json").read_text(encoding="utf-8"))["version"]
+    modules = tree / "node_modules"
+    inputs = [oracle_record.typings(modules)] if modules.is_dir() else []
+    checker = ["tsc", str(version), *tsc_argv(ts_dir)[2:]]
+    return oracle_record.answer(checker, inputs, tree, lambda: _run_tsc(tree, ts_dir, timeout_s))
+
+
+def _run_tsc(tree: Path, ts_dir: Path, timeout_s: float) -> list[Diagnostic]:
     argv = [*tsc_argv(ts_dir), "-p", "tsconfig.json"]
     proc = subprocess.run(
         argv, cwd=tree, capture_output=True, text=True, timeout=timeout_s, check=False
@@ -55,17 +69,18 @@ def cold_tsc(tree: Path, ts_dir: Path, timeout_s: float = 600.0) -> list[Diagnos
 class TsColdOracle:
     """Cold verdicts for many patched copies of one base tree; the base is run once."""
 
-    def __init__(self, base_tree: Path, ts_dir: Path) -> None:
+    def __init__(self, base_tree: Path, ts_dir: Path, *, recorded: bool = False) -> None:
         self.base_tree = base_tree.resolve()
         self.ts_dir = ts_dir
+        self.recorded = recorded  # answers read from ``oracle_record`` where it has them
 
     @cached_property
     def base(self) -> list[Diagnostic]:
-        return cold_tsc(self.base_tree, self.ts_dir)
+        return cold_tsc(self.base_tree, self.ts_dir, recorded=self.recorded)
 
     def introduced(self, patched_tree: Path) -> list[Diagnostic]:
         """What the patched tree's cold run reports that the base did not, file by file."""
-        candidate = cold_tsc(patched_tree, self.ts_dir)
+        candidate = cold_tsc(patched_tree, self.ts_dir, recorded=self.recorded)
         return oracle.introduced_between(self.base_tree, self.base, patched_tree, candidate)
 
 
