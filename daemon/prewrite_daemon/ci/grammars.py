@@ -70,6 +70,43 @@ GRAMMARS = {
         benign="--noEmit --pretty --listFiles --extendedDiagnostics --diagnostics --incremental "
         "--tsBuildInfoFile --outDir --outFile --declarationDir --build -b --watch -w",
     ),
+    # ty 0.0.104's `ty check --help`: `-c/--config` is one inline TOML setting, not a file;
+    # `--project DIR` is where ty looks for its configuration.
+    "ty": _grammar(
+        "--baseline --project --python --typeshed --extra-search-path --python-version "
+        "--python-platform -c --config --config-file --output-format --error --warn --ignore "
+        "--exclude --color",
+        config="--config-file --project",
+        targets="",
+        benign="--python --output-format --color --no-progress -v --verbose -vv -vvv -q --quiet "
+        "-qq --watch -W --fix --exit-zero --exit-zero-on-warning",
+    ),
+    # pyrefly 1.5.0's `pyrefly check --help`: `-c/--config FILE`; `-p` is `--preset`, a setting.
+    # Options written `--name[=VALUE]` take their value only after `=`, so they are not here.
+    "pyrefly": _grammar(
+        "-j --threads --project-excludes --extend-project-excludes --color -c --config -o "
+        "--output --output-format --debug-info --report-binding-memory --report-trace "
+        "--dependency-graph --report-timings --report-glean --glean-stdlib-root --report-scip "
+        "--report-scip-project-name --report-scip-project-version --report-pysa "
+        "--report-pysa-format --report-demand-tree --only --progress-bar --relative-to "
+        "--baseline --baseline-error-level --min-severity -p --preset --search-path "
+        "--python-version --python-platform --site-packages-path --site-package-path "
+        "--conda-environment --python-interpreter-path --fallback-python-interpreter-name "
+        "--typeshed-path --module-names --replace-imports-with-any --ignore-missing-imports "
+        "--replace-untyped-imports-with-any --script-command --untyped-def-behavior "
+        "--infer-return-types --enabled-ignores --type-ignore-unknown-tag-behavior --error "
+        "--warn --ignore --info --recursion-depth-limit --recursion-overflow-handler "
+        "--pytorch-efficiency-lints --tensor-shapes",
+        config="-c --config",
+        targets="",
+        benign="-j --threads --color -v --verbose --watch -o --output --output-format "
+        "--debug-info --report-binding-memory --report-trace --dependency-graph "
+        "--report-timings --report-glean --report-glean-ownership --glean-stdlib-root "
+        "--report-scip --report-scip-project-name --report-scip-project-version --report-pysa "
+        "--report-pysa-format --report-demand-tree --count-errors --summarize-errors --summary "
+        "--progress-bar --relative-to --python-interpreter-path "
+        "--fallback-python-interpreter-name --conda-environment",
+    ),
     "pytest": _grammar(
         "-k -m -p -c --rootdir -n --maxfail --junitxml", config="-c", targets="", benign=""
     ),
