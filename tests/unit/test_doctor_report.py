@@ -246,3 +246,51 @@ def test_untrusted_runs_prewrites_ruff_not_the_workspaces(
     tests = next(t for t in report.rungs if t.rung == "tests")
     assert tests.state.startswith("off (the workspace is not trusted")
     assert f"`prewrite trust {root}`" in render(report)
+
+
+def test_ci_runs_another_ty_with_another_config_and_a_setting(tmp_path: Path) -> None:
+    workflow = MYPY_STRICT.replace(
+        "mypy src tests --strict", "uvx ty@0.0.1 check --config-file ci/ty.toml --error all"
+    )
+    files = {
+        ".github/workflows/ci.yml": workflow,
+        "pyproject.toml": "[tool.ty]\n",
+        "ci/ty.toml": "",
+        "src/a.py": "",
+    }
+    report = _examine(_repo(tmp_path, files))
+    (ty,) = [t for t in report.rungs if t.rung == "typecheck"]
+    assert (ty.tool, ty.config) == ("ty", "pyproject.toml")
+    assert _kinds(report) == [
+        ("typecheck", "version", "ty"),
+        ("typecheck", "config", "ty"),
+        ("typecheck", "flags", "ty"),
+    ]
+    version, config, flags = report.mismatches
+    assert version.message.startswith("CI runs ty 0.0.1 (.github/workflows/ci.yml:4)")
+    assert "CI's ty reads ci/ty.toml (.github/workflows/ci.yml:4); prewrite's reads pyproject" in (
+        config.message
+    )
+    assert "CI passes --error all on ty's" in flags.message
+    assert "CI         .github/workflows/ci.yml:4 [0.0.1]: uvx ty@0.0.1 check" in render(report)
+
+
+def test_ci_runs_pyrefly_where_prewrite_judges_with_pyright(tmp_path: Path) -> None:
+    pre_commit = (
+        "repos:\n  - repo: https://github.com/facebook/pyrefly-pre-commit\n    rev: 0.44.0\n"
+        "    hooks:\n      - id: pyrefly-check\n        language: system\n"
+    )
+    files = {".pre-commit-config.yaml": pre_commit, "pyproject.toml": "[tool.pyright]\n"}
+    report = _examine(_repo(tmp_path, files))
+    assert _kinds(report) == [("typecheck", "checker", "")]
+    assert _only(report, "checker").message.startswith(
+        "CI runs pyrefly (.pre-commit-config.yaml:5); prewrite judges with pyright"
+    )
+
+
+def test_ci_and_prewrite_agree_on_pyrefly(tmp_path: Path) -> None:
+    workflow = MYPY_STRICT.replace("mypy src tests --strict", "uv run pyrefly check --summary=none")
+    files = {".github/workflows/ci.yml": workflow, "pyrefly.toml": ""}
+    report = _examine(_repo(tmp_path, files))
+    assert [t.tool for t in report.rungs if t.rung == "typecheck"] == ["pyrefly"]
+    assert report.mismatches == []

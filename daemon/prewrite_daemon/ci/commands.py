@@ -1,4 +1,5 @@
-"""Recognising the tools a CI command line runs: ruff, mypy, pyright, basedpyright, pytest, tsc.
+"""Recognising the tools a CI command line runs: ruff, mypy, pyright, basedpyright, ty, pyrefly,
+pytest, tsc.
 
 A command line is split as a shell would split it into simple commands (``&&``, ``||``, ``;``,
 ``|``), and each one's launchers are looked through: environment assignments, ``uv run``,
@@ -6,8 +7,9 @@ A command line is split as a shell would split it into simple commands (``&&``, 
 remains is the tool and its arguments, sorted into the configuration file it names, its targets
 and the *settings* it passes on the command line (``--strict``, ``--select``): the ones prewrite
 does not pass, so a verdict under them can differ. Output, cache and report options are not
-settings. Versions come from the launcher (``uvx ruff@0.6.9``, ``npx pyright@1.1.389``) or from
-an install line anywhere (``pip install ruff==0.6.9``: ``pins``).
+settings. ty and pyrefly count only as ``ty check`` and ``pyrefly check`` (not ``ty server``,
+``pyrefly lsp``). Versions come from the launcher (``uvx ruff@0.6.9``, ``npx pyright@1.1.389``,
+``uvx ty@0.0.1``) or from an install line anywhere (``pip install ruff==0.6.9``: ``pins``).
 
 Best effort by design: nothing is run and nothing is expanded (a ``$(MYPY)`` variable is not
 followed), so a command spelled indirectly is missed, never misread as another.
@@ -18,11 +20,11 @@ from __future__ import annotations
 import os
 import re
 import shlex
-from dataclasses import dataclass
 
+from prewrite_daemon.ci.grammars import GRAMMARS
 from prewrite_daemon.ci.runs import CiPin, CiRun
 
-PACKAGES = ("ruff", "mypy", "pyright", "basedpyright", "pytest", "typescript")
+PACKAGES = ("ruff", "mypy", "pyright", "basedpyright", "ty", "pyrefly", "pytest", "typescript")
 _PIN = re.compile(rf"^({'|'.join(PACKAGES)})(?:\[[^\]]*\])?(?:==|@)v?(\d[\w.+-]*)$")
 _PYTHON = re.compile(r"^(?:python|pypy)[\d.]*$")
 _MAKE_VARIABLE = re.compile(r"\$[({]([A-Za-z0-9_.]+)[)}]")
@@ -46,76 +48,8 @@ _RUNNER_OPTIONS = {
     "--package",
     "--directory",
 }
-_COMMANDS = {"ruff", "mypy", "pyright", "basedpyright", "pytest", "py.test", "tsc"}
+_COMMANDS = {"ruff", "mypy", "pyright", "basedpyright", "ty", "pyrefly", "pytest", "py.test", "tsc"}
 _MAX_COMMAND = 200
-
-
-@dataclass(frozen=True)
-class Grammar:
-    """One tool's command line: options taking a value, which name its configuration or its
-    targets, and which change no verdict (output, caches, reports)."""
-
-    takes_value: frozenset[str]
-    config: frozenset[str]
-    targets: frozenset[str]  # options whose value is a target (mypy's -p/-m)
-    benign: frozenset[str]
-
-
-def _grammar(takes: str, *, config: str, targets: str, benign: str) -> Grammar:
-    return Grammar(*(frozenset(s.split()) for s in (takes, config, targets, benign)))
-
-
-GRAMMARS = {
-    "ruff": _grammar(
-        "--config --select --extend-select --ignore --extend-ignore --target-version "
-        "--line-length --output-format --exclude --extend-exclude --per-file-ignores "
-        "--extend-per-file-ignores --fixable --unfixable --extend-fixable --cache-dir "
-        "--stdin-filename --range",
-        config="--config",
-        targets="",
-        benign="--fix --no-fix --unsafe-fixes --no-unsafe-fixes --show-fixes --diff --check "
-        "--output-format --cache-dir --no-cache --force-exclude --no-force-exclude --quiet -q "
-        "--verbose -v --silent -s --exit-zero -e --exit-non-zero-on-fix --exit-non-zero-on-format "
-        "--statistics --show-files --respect-gitignore --no-respect-gitignore --stdin-filename "
-        "--range --watch -w --fix-only --no-fix-only",
-    ),
-    "mypy": _grammar(
-        "--config-file --python-version --platform --cache-dir --python-executable --exclude "
-        "--junit-xml --html-report --txt-report --xml-report --linecount-report "
-        "--any-exprs-report --cobertura-xml-report --lineprecision-report --linecoverage-report "
-        "--always-true --always-false --custom-typeshed-dir --enable-error-code "
-        "--disable-error-code --follow-imports --package-root --output -p --package -m --module "
-        "-c --command --shadow-file --soft-error-limit",
-        config="--config-file",
-        targets="-p --package -m --module",
-        benign="--show-error-codes --hide-error-codes --pretty --no-pretty --show-column-numbers "
-        "--show-error-context --show-error-end --color-output --no-color-output --error-summary "
-        "--no-error-summary --show-absolute-path --show-traceback --tb -v --verbose "
-        "--install-types --non-interactive --no-incremental --incremental --cache-dir "
-        "--sqlite-cache --cache-fine-grained --skip-cache-mtime-checks --junit-xml "
-        "--python-executable --output --html-report --txt-report --xml-report "
-        "--linecount-report --any-exprs-report --cobertura-xml-report --lineprecision-report "
-        "--linecoverage-report --warn-unused-configs --soft-error-limit --fast-exit",
-    ),
-    "pyright": _grammar(
-        "-p --project --pythonpath --pythonplatform --pythonversion --level -t "
-        "--typeshedpath -v --venvpath --verifytypes --threads",
-        config="-p --project",
-        targets="",
-        benign="--outputjson --stats --verbose --pythonpath --dependencies --threads --watch -w",
-    ),
-    "tsc": _grammar(
-        "-p --project --target --module --lib --jsx --outDir --outFile --rootDir "
-        "--tsBuildInfoFile --declarationDir",
-        config="-p --project",
-        targets="",
-        benign="--noEmit --pretty --listFiles --extendedDiagnostics --diagnostics --incremental "
-        "--tsBuildInfoFile --outDir --outFile --declarationDir --build -b --watch -w",
-    ),
-    "pytest": _grammar(
-        "-k -m -p -c --rootdir -n --maxfail --junitxml", config="-c", targets="", benign=""
-    ),
-}
 
 
 def shell_commands(text: str) -> list[list[str]]:
@@ -229,12 +163,26 @@ def recognise(
         named = bool(args) and args[0] in ("check", "format")
         tool = f"ruff {args[0]}" if named else "ruff check"  # bare `ruff .` is the old check
         args = args[1:] if named else args
+    elif tool in ("ty", "pyrefly"):
+        args = _past_global_options(args)
+        if not args or args[0] != "check":
+            return None  # ty server, pyrefly lsp, pyrefly init, ...
+        args = args[1:]
     text = shlex.join(words) if shown is None else shown
     text = text if len(text) <= _MAX_COMMAND else text[: _MAX_COMMAND - 3] + "..."
     return invocation(tool, args, where, text, version, workdir)
 
 
 _RUFF_OTHER = {"server", "rule", "config", "linter", "clean", "version", "help", "analyze"}
+# pyrefly's options before its subcommand (`pyrefly --help`): none changes a verdict.
+_GLOBAL_TAKES_VALUE = {"-j", "--threads", "--color"}
+
+
+def _past_global_options(args: list[str]) -> list[str]:
+    i = 0
+    while i < len(args) and args[i].startswith("-"):
+        i += 2 if args[i] in _GLOBAL_TAKES_VALUE else 1
+    return args[i:]
 
 
 def invocation(

@@ -9,7 +9,8 @@ import msgspec
 class CiRun(msgspec.Struct, frozen=True):
     """One invocation of a tool found in the repository's CI files."""
 
-    tool: str  # "ruff check", "ruff format", "mypy", "pyright", "basedpyright", "pytest", "tsc"
+    tool: str  # "ruff check", "ruff format", "mypy", "pyright", "basedpyright", "ty", "pyrefly",
+    # "pytest", "tsc"
     where: str  # "path:line"
     command: str  # as found (shortened)
     version: str | None = None  # pinned by the invocation itself (uvx ruff@0.6.9, a hook's rev)
@@ -21,6 +22,6 @@ class CiRun(msgspec.Struct, frozen=True):
 class CiPin(msgspec.Struct, frozen=True):
     """A version of a tool that CI installs (``ruff==0.6.9``, a hook's ``rev``)."""
 
-    package: str  # ruff, mypy, pyright, basedpyright, pytest, typescript
+    package: str  # ruff, mypy, pyright, basedpyright, ty, pyrefly, pytest, typescript
     version: str
     where: str

@@ -15,7 +15,7 @@ import shlex
 import msgspec
 import yaml
 
-from prewrite_daemon.ci.commands import invocation, recognise
+from prewrite_daemon.ci.commands import invocation, pins_in, recognise
 from prewrite_daemon.ci.runs import CiPin, CiRun
 
 # pre-commit hook repositories prewrite knows: (part of the repo URL, {hook id: tool}, package)
@@ -28,7 +28,23 @@ KNOWN_HOOKS = (
     ("mirrors-mypy", {"mypy": "mypy"}, "mypy"),
     ("pyright-python", {"pyright": "pyright"}, "pyright"),
     ("basedpyright", {"basedpyright": "basedpyright"}, "basedpyright"),
+    ("astral-sh/ty-pre-commit", {"ty": "ty"}, "ty"),
+    (
+        "pyrefly-pre-commit",  # facebook/pyrefly-pre-commit: `pyrefly-check` since 0.42.0
+        {
+            "pyrefly-check": "pyrefly",
+            "pyrefly-typecheck-system": "pyrefly",
+            "pyrefly-typecheck-specific-version": "pyrefly",
+        },
+        "pyrefly",
+    ),
 )
+# Hooks whose ``rev`` is the hook's own version, not the tool's: pyrefly-pre-commit 0.0.1's (the
+# system one runs the pyrefly on PATH, the other the one in its additional_dependencies).
+REV_IS_NOT_THE_TOOLS = {"pyrefly-typecheck-system", "pyrefly-typecheck-specific-version"}
+# Hooks whose ``args`` go to a wrapper, not to the tool: ty-pre-commit's entry is
+# `uv check --ty-version=X`, its args are uv's (`--isolated`, `--group`), never ty's settings.
+ARGS_ARE_NOT_THE_TOOLS = {"ty"}
 # mirrors-mypy's hook passes these when the configuration gives no ``args`` (its README).
 MIRROR_MYPY_ARGS: tuple[str, ...] = ("--ignore-missing-imports",)
 _VERSION = re.compile(r"^v?(\d+(?:\.\d+)+[\w.+-]*)$")
@@ -142,22 +158,22 @@ def _split(text: str) -> list[str]:
 
 def hook_runs(rel: str, node: yaml.Node | None) -> tuple[list[CiRun], list[CiPin]]:
     """pre-commit hooks that run a known tool: a known hook repository's (its ``rev`` is the
-    version), or a ``local`` hook whose ``entry`` runs one. A hook is given the changed files
-    unless ``pass_filenames: false``, so its targets are unknown then."""
+    version, unless the hook says ``language: system``: then the tool on PATH runs), or a
+    ``local`` hook whose ``entry`` runs one. A hook is given the changed files unless
+    ``pass_filenames: false``, so its targets are unknown then. A pin of the hook's own tool in
+    its ``additional_dependencies`` is the version it runs (other packages there are only
+    installed beside it, never run by CI: not pins)."""
     runs: list[CiRun] = []
     pins: list[CiPin] = []
     for repo in _seq(_map(node).get("repos")):
         table = _map(repo)
         url = _scalar(table.get("repo")) or ""
-        version = exact_version(_scalar(table.get("rev")))
+        rev = exact_version(_scalar(table.get("rev")))
         known = next(((ids, pkg) for part, ids, pkg in KNOWN_HOOKS if part in url), None)
         for hook in _seq(table.get("hooks")):
-            run = _hook_run(rel, hook, url, version, known)
-            if run is None:
-                continue
-            runs.append(run)
-            if known is not None and version is not None:
-                pins.append(CiPin(known[1], version, run.where))
+            run, pinned = _hook_run(rel, hook, url, rev, known)
+            runs += [run] if run is not None else []
+            pins += pinned
     return runs, pins
 
 
@@ -165,20 +181,31 @@ def _hook_run(
     rel: str,
     hook: yaml.Node,
     url: str,
-    version: str | None,
+    rev: str | None,
     known: tuple[dict[str, str], str] | None,
-) -> CiRun | None:
+) -> tuple[CiRun | None, list[CiPin]]:
     table = _map(hook)
     hook_id = _scalar(table.get("id")) or ""
     where = f"{rel}:{_line(hook)}"
     given = [a for a in (_scalar(n) for n in _seq(table.get("args"))) if a is not None]
+    deps = [_scalar(n) or "" for n in _seq(table.get("additional_dependencies"))]
+    installed = pins_in(deps, where)
     if known is not None and hook_id in known[0]:
-        tool = known[0][hook_id]
+        tool, package = known[0][hook_id], known[1]
+        pinned = [p for p in installed if p.package == package]
+        system = _scalar(table.get("language")) == "system" or hook_id in REV_IS_NOT_THE_TOOLS
+        version = pinned[0].version if pinned else None if system else rev
         args = given if "args" in table or tool != "mypy" else list(MIRROR_MYPY_ARGS)
-        text = f"pre-commit hook {hook_id} ({url}@{version or '?'}) {shlex.join(args)}".strip()
-        return invocation(tool, args, where, text, version, "", targets_known=False)
+        text = f"pre-commit hook {hook_id} ({url}@{rev or '?'}) {shlex.join(args)}".strip()
+        args = [] if hook_id in ARGS_ARE_NOT_THE_TOOLS else args
+        run = invocation(tool, args, where, text, version, "", targets_known=False)
+        return run, pinned or ([CiPin(package, version, where)] if version else [])
     entry = _scalar(table.get("entry"))
     run = recognise([*_split(entry), *given], where) if entry else None
-    if run is None or _scalar(table.get("pass_filenames")) == "false":
-        return run
-    return msgspec.structs.replace(run, targets=None)
+    if run is None:
+        return None, []
+    package = "typescript" if run.tool == "tsc" else run.tool.split()[0]
+    pinned = [p for p in installed if p.package == package]
+    version = run.version or (pinned[0].version if pinned else None)
+    targets = run.targets if _scalar(table.get("pass_filenames")) == "false" else None
+    return msgspec.structs.replace(run, version=version, targets=targets), pinned

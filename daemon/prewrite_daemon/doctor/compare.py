@@ -31,6 +31,8 @@ RUNG_OF = {
     "mypy": ("typecheck", "mypy"),
     "pyright": ("typecheck", "pyright"),
     "basedpyright": ("typecheck", "basedpyright"),
+    "ty": ("typecheck", "ty"),
+    "pyrefly": ("typecheck", "pyrefly"),
     "tsc": ("typecheck", "typescript"),
     "pytest": ("tests", "pytest"),
 }
@@ -40,10 +42,12 @@ PACKAGE_OF = {
     "mypy": "mypy",
     "pyright": "pyright",
     "basedpyright": "basedpyright",
+    "ty": "ty",
+    "pyrefly": "pyrefly",
     "typescript": "typescript",
     "pytest": "pytest",
 }
-PYTHON_CHECKERS = ("mypy", "pyright", "basedpyright")
+PYTHON_CHECKERS = ("mypy", "pyright", "basedpyright", "ty", "pyrefly")
 WHERE = "{where}"  # in a message: the places of CI it was found at (``merged``)
 
 
@@ -195,7 +199,7 @@ def _config(root: Path, tool: RungTool, run: CiRun) -> list[Mismatch]:
 
 
 def _project_file(root: Path, named: str, tool: str) -> str:
-    """The file a ``-p DIR`` (pyright, tsc) reads; a file as named."""
+    """The file a ``-p DIR`` (pyright, tsc) or ``--project DIR`` (ty) reads; a file as named."""
     if named in (".", "") or os.path.isdir(root / named):
         base = "" if named in (".", "") else named + "/"
         if tool == "typescript":
@@ -203,6 +207,8 @@ def _project_file(root: Path, named: str, tool: str) -> str:
         if tool in ("pyright", "basedpyright"):
             found = "pyrightconfig.json" if (root / base / "pyrightconfig.json").is_file() else ""
             return base + (found or "pyproject.toml")
+        if tool == "ty":
+            return base + ("ty.toml" if (root / base / "ty.toml").is_file() else "pyproject.toml")
     return named
 
 
@@ -244,5 +250,9 @@ def _flags(tool: RungTool, run: CiRun) -> list[Mismatch]:
 
 
 def _carried(flag: str, command: list[str]) -> bool:
+    """``flag`` (``--name value``) is on ``command``, as two words or as ``--name=value``."""
     words = flag.split(" ")
-    return any(command[i : i + len(words)] == words for i in range(len(command)))
+    joined = "=".join(words) if len(words) == 2 else None
+    return joined in command or any(
+        command[i : i + len(words)] == words for i in range(len(command))
+    )
