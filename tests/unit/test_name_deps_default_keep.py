@@ -13,7 +13,7 @@ import pytest
 
 from prewrite_daemon.languages.python.names import symbols
 from prewrite_daemon.languages.python.names.summary import summarize
-from tests.unit.test_name_deps import affected, src
+from tests.unit.name_deps_helpers import affected, src
 
 _PROTO_USER = """
     from proto import Proto
