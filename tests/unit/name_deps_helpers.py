@@ -1,7 +1,7 @@
 """Shared by the ``NameGraph.affected`` tests (``test_name_deps_*.py``, ``test_name_renames.py``,
-``test_name_deps_default_keep.py``): small trees built from dedented text, ``affected`` (what the
-graph keeps for a patch, checked to stay within the transitive importers) and the module ``M``
-with its signature change ``M_SIG``.
+``test_name_deps_default_keep.py``): small trees built from dedented text (``src``, which the
+import tests use too), ``affected`` (what the graph keeps for a patch, checked to stay within the
+transitive importers) and the module ``M`` with its signature change ``M_SIG``.
 """
 
 from __future__ import annotations
