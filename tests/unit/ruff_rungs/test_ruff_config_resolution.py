@@ -75,7 +75,7 @@ async def test_nested_config_resolves_like_ci(workspace: Path, ruff: Ruff) -> No
 REPO_FILES = [
     "client/prewrite/protocol/replies.py",
     "daemon/prewrite_daemon/ladder/runner.py",
-    "tests/unit/test_patch.py",
+    "tests/unit/patch_validation/test_patch_paths.py",
     "bench/rungs.py",
 ]
 # Output and selection flags the ladder passes on purpose; they are not lint configuration.
