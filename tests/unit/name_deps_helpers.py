@@ -1,5 +1,5 @@
-"""Shared by the ``NameGraph.affected`` tests (``test_name_deps_*.py``, ``test_name_renames.py``,
-``test_name_deps_default_keep.py``): small trees built from dedented text (``src``, which the
+"""Shared by the ``NameGraph.affected`` tests (``test_name_deps_*.py``, the default-keep ones
+included, and ``test_name_renames.py``): small trees built from dedented text (``src``, which the
 import tests use too), ``affected`` (what the graph keeps for a patch, checked to stay within the
 transitive importers) and the module ``M`` with its signature change ``M_SIG``.
 """

@@ -2,42 +2,17 @@
 
 One test per way issue 19's adversarial probes found the planner pruning a file whose pyright
 diagnostics changed (the truth for each is checked against cold pyright by
-tests/e2e/test_planner_catalogue.py); here, on the graph alone, each such file must be kept.
+tests/e2e/test_planner_catalogue.py); here, on the graph alone, each such file must be kept. This
+module: classes — enums and abstractness from plain mixins or star imports, subclasses not at module
+level, ``final`` and dataclass transforms by any name, abstract methods under another name, PEP 695
+variance, a synthesized ``__init__``, bases re-exported by a star import.
 """
 
 from __future__ import annotations
 
-import ast
-
 import pytest
 
-from prewrite_daemon.languages.python.names import symbols
-from prewrite_daemon.languages.python.names.summary import summarize
 from tests.unit.name_deps_helpers import affected, src
-
-_PROTO_USER = """
-    from proto import Proto
-    from impl import Impl
-    def take(p: Proto) -> None: ...
-    take(Impl())
-"""
-_IMPL = "class Impl:\n    def m(self) -> int: ...\n"
-_IMPL_STR = "class Impl:\n    def m(self) -> str: ...\n"
-
-
-@pytest.mark.parametrize(
-    "proto",
-    [
-        "from typing import Protocol as P\nclass Proto(P):\n    def m(self) -> int: ...\n",
-        "import typing as t\nclass Proto(t.Protocol):\n    def m(self) -> int: ...\n",
-        "import typing_extensions\n"
-        "class Proto(typing_extensions.Protocol):\n    def m(self) -> int: ...\n",
-    ],
-    ids=["imported-as", "module-alias", "typing_extensions"],
-)
-def test_a_protocol_under_another_name_makes_its_members_structural(proto: str) -> None:
-    files = {"proto.py": proto, "impl.py": _IMPL, "user.py": _PROTO_USER}
-    assert "user.py" in affected(files, {"impl.py": _IMPL_STR})
 
 
 def test_an_enum_whose_values_come_from_a_plain_mixin() -> None:
@@ -141,17 +116,6 @@ def test_typing_final_by_any_name_is_still_safe() -> None:
     assert "user.py" not in affected(files, {"model.py": new})
 
 
-def test_a_new_stubs_package_reaches_the_importers_of_its_module() -> None:
-    files = {
-        "foo/__init__.py": "def f():\n    return ''\n",
-        "user.py": "import foo\ny: str = foo.f()\n",
-        "other.py": "import json\n",
-    }
-    found = affected(files, {"foo-stubs/__init__.pyi": "def f() -> int: ...\n"})
-    assert "user.py" in found
-    assert "other.py" not in found
-
-
 def test_an_abstractmethod_under_another_name_reaches_instantiations() -> None:
     files = {
         "base.py": """
@@ -168,17 +132,6 @@ def test_an_abstractmethod_under_another_name_reaches_instantiations() -> None:
     assert "user.py" in affected(files, {"base.py": new})
 
 
-def test_a_pep695_alias_reaches_its_users_and_only_them() -> None:
-    files = {
-        "aliases.py": "type Num = int\ntype Other = str\n",
-        "user.py": "from aliases import Num\nx: Num = 1\n",
-        "bystander.py": "from aliases import Other\ny: Other = ''\n",
-    }
-    found = affected(files, {"aliases.py": "type Num = str\ntype Other = str\n"})
-    assert "user.py" in found
-    assert "bystander.py" not in found  # read with the newer grammar, not a parse failure
-
-
 def test_a_pep695_generic_class_infers_its_variance() -> None:
     files = {
         "box.py": "class Box[T]:\n    def get(self) -> T: ...\n",
@@ -186,26 +139,6 @@ def test_a_pep695_generic_class_infers_its_variance() -> None:
     }
     new = "class Box[T]:\n    def get(self) -> T: ...\n    def put(self, x: T) -> None: ...\n"
     assert "user.py" in affected(files, {"box.py": new})
-
-
-def test_every_statement_kind_is_modelled_or_falls_back() -> None:
-    """A statement kind of a newer Python than the rules know is never silently nothing."""
-    handled = {ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom,
-               ast.If, ast.Try, ast.TryStar, *symbols._MODELLED}  # pyright: ignore[reportPrivateUsage]  # fmt: skip
-    type_alias = getattr(ast, "TypeAlias", None)
-    kinds = {k for k in ast.stmt.__subclasses__() if k is not type_alias}
-    assert kinds <= handled, kinds - handled
-
-
-def test_an_unmodelled_statement_falls_back(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(symbols, "_MODELLED", (ast.Assign, ast.Expr))  # `pass` unmodelled now
-    files = {"m.py": "x = 1\n", "user.py": "import m\n", "far.py": "import user\n"}
-    summarize.cache_clear()
-    try:
-        found = affected(files, {"m.py": "x = 1\npass\n"})
-    finally:
-        summarize.cache_clear()
-    assert {"user.py", "far.py"} <= found
 
 
 @pytest.mark.parametrize(
@@ -219,65 +152,6 @@ def test_an_unmodelled_statement_falls_back(monkeypatch: pytest.MonkeyPatch) -> 
 def test_final_under_another_name_takes_its_type_from_the_value(declare: str) -> None:
     files = {"consts.py": declare.format(v="1"), "user.py": "from consts import X\ny: int = X\n"}
     assert "user.py" in affected(files, {"consts.py": declare.format(v="''")})
-
-
-@pytest.mark.parametrize(
-    "hidden",
-    [
-        "x = 1; import pkg.sub as s\n",
-        "if True: from pkg import sub\n",
-        "from pkg import (\n    other,\n    sub,\n)\n",
-        "from pkg \\\n    import sub\n",
-    ],
-    ids=["after-semicolon", "one-line-if", "parenthesized", "continued"],
-)
-def test_an_importer_that_does_not_parse_keeps_every_import_it_spells(hidden: str) -> None:
-    files = {
-        "pkg/__init__.py": "",
-        "pkg/sub.py": "def f() -> int:\n    return 1\n",
-        "pkg/other.py": "",
-        "user.py": hidden + "def broken(:\n",
-    }
-    new = "def f() -> str:\n    return ''\n"
-    assert "user.py" in affected(files, {"pkg/sub.py": new})
-
-
-@pytest.mark.parametrize(
-    ("proto", "annotation"),
-    [
-        ("from typing import *\nclass Proto(Protocol):\n    def m(self) -> int: ...\n", "Proto"),
-        (
-            "import typing\nBase = typing.Protocol\n"
-            "class Proto(Base):\n    def m(self) -> int: ...\n",
-            "Proto",
-        ),
-        (
-            "from typing import Protocol\nclass Holder:\n    class Proto(Protocol):\n"
-            "        def m(self) -> int: ...\n",
-            "Holder.Proto",
-        ),
-    ],
-    ids=["star-typing", "bound-to-a-variable", "nested-in-a-class"],
-)
-def test_a_protocol_in_any_spelling_makes_its_members_structural(
-    proto: str, annotation: str
-) -> None:
-    user = f"import proto\nfrom impl import Impl\np: proto.{annotation} = Impl()\n"
-    files = {"proto.py": proto, "impl.py": _IMPL, "user.py": user}
-    assert "user.py" in affected(files, {"impl.py": _IMPL_STR})
-
-
-def test_a_protocol_defined_in_a_function_makes_its_members_structural() -> None:
-    user = """
-        from typing import Protocol
-        from impl import Impl
-        def f() -> None:
-            class Proto(Protocol):
-                def m(self) -> int: ...
-            p: Proto = Impl()
-    """
-    files = {"impl.py": _IMPL, "user.py": user}
-    assert "user.py" in affected(files, {"impl.py": _IMPL_STR})
 
 
 def test_reordered_fields_change_the_synthesized_init() -> None:
