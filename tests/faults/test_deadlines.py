@@ -29,7 +29,7 @@ from prewrite.protocol import CheckRequest, FinishReply
 from prewrite.runtime import RuntimePaths
 from prewrite_daemon import entry as entry_module
 from prewrite_daemon.session import Registry
-from tests.faults.test_rpc import DaemonProc, running_daemon, short_runtime_dir
+from tests.faults.raw_daemon import DaemonProc, running_daemon, short_runtime_dir
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Generator, Iterator

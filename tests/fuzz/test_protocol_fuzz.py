@@ -1,9 +1,10 @@
 """The request schema on generated msgpack: a typed request, or a decode error (``bad_request``).
 
 The daemon decodes every frame body with one ``Decoder(Request)`` and answers a decode error with
-``bad_request`` (``test_framing_fuzz`` drives the real ``rpc.Connection`` with these bodies); here
-the schema itself: what decodes is a complete typed request that round-trips, unknown fields
-are ignored on a request (new fields only ever come with defaults) but refused inside a patch.
+``bad_request`` (``test_framing_fuzz_daemon`` drives the real ``rpc.Connection`` with these
+bodies); here the schema itself: what decodes is a complete typed request that round-trips,
+unknown fields are ignored on a request (new fields only ever come with defaults) but refused
+inside a patch.
 """
 
 from __future__ import annotations

@@ -19,13 +19,17 @@ from prewrite.protocol import (
     ApplyRequest,
     CheckRequest,
     Edit,
+    ErrorReply,
     FileChange,
     FinishRequest,
     Hello,
+    HelloReply,
     Reply,
     Request,
     StatsRequest,
+    StatusReply,
     StatusRequest,
+    StopReply,
     StopRequest,
 )
 
@@ -177,6 +181,16 @@ def near_valid_bodies(draw: st.DrawFn) -> bytes:
         case _:
             target[draw(st.text(max_size=10))] = draw(msgpack_values())
     return msgspec.msgpack.encode(value)
+
+
+replies = st.sampled_from(
+    [
+        HelloReply(PROTOCOL_VERSION, "0.1.0", 42),
+        StopReply(),
+        ErrorReply("stale_base", "x", []),
+        StatusReply(1, "v", "/s", 0.5, []),
+    ]
+)
 
 
 def frame(body: bytes) -> bytes:

@@ -18,7 +18,7 @@ import pytest
 from prewrite_daemon.languages.python.names.renames import Rename, find_renames
 from prewrite_daemon.languages.python.names.summary import summarize
 from prewrite_daemon.languages.python.syntax.parse_cache import parse_shared
-from tests.unit.test_name_deps import affected, src
+from tests.unit.name_deps_helpers import affected, src
 
 M = """
     def encode(x: int) -> int:
