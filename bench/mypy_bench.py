@@ -64,6 +64,7 @@ class Judge:
 
 
 def judge(root: Path, python: str) -> Judge:
+    """Asked of the language object itself, so the bench cannot drift from the daemon's pick."""
     env = MYPY.environment(root, python, python, trusted=True)
     return Judge(env.tool, targets(root, None, env.ci), env.ci.flags)
 
@@ -75,11 +76,11 @@ def trusted(root: Path, python: str, work: Path) -> AbstractContextManager[None]
 
 def cold_mypy_ms(root: Path, python: str, changes: list[Any]) -> float:
     """One cold ``mypy`` run on ``root`` with ``changes`` written to a temporary copy."""
-    found = judge(root, python)
     with tempfile.TemporaryDirectory(prefix="pwb-mypy-", dir="/tmp") as tmp:
         tree = Path(tmp) / "tree"
         shutil.copytree(root, tree, ignore=IGNORED)
         write_changes(tree, changes)
+        found = judge(tree, python)
         argv = cli_argv(found.tool, python, found.targets, found.flags)
         t = time.perf_counter()
         done = subprocess.run(
