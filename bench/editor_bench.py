@@ -23,7 +23,6 @@ This module runs the section (the daemon, both editors, memory); the editor is
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import shutil
 import sys
@@ -39,13 +38,12 @@ from bench.editor_latency import AgentLoop, idle_latency, under_load
 from bench.measure import CHECK_TIMEOUT_S, start_daemon, stop_daemon
 from bench.patches import generate
 from bench.processes import rss_mb
+from bench.trusting import trusting
 from bench.workloads import CATALOGUE, prepare, stage
 from prewrite.runtime import RuntimePaths
 from prewrite_daemon.backends.pyright_command import langserver_argv
 
 if TYPE_CHECKING:
-    from collections.abc import Generator
-
     from bench.patches import BenchPatch
     from bench.workloads import Staged
     from prewrite import Client
@@ -127,22 +125,6 @@ async def _measure(
         stop_daemon(client, paths, pid, server_pid)
 
 
-@contextlib.contextmanager
-def _trusting(root: Path, trust_file: Path) -> Generator[None]:
-    """Daemons started in the block trust ``root`` (their trust list is ``trust_file``)."""
-    trust_file.parent.mkdir(parents=True, exist_ok=True)
-    trust_file.write_text(f"{root}\n", encoding="utf-8")
-    old = os.environ.get("PREWRITE_TRUST_FILE")
-    os.environ["PREWRITE_TRUST_FILE"] = str(trust_file)
-    try:
-        yield
-    finally:
-        if old is None:
-            os.environ.pop("PREWRITE_TRUST_FILE", None)
-        else:
-            os.environ["PREWRITE_TRUST_FILE"] = old
-
-
 def _sum(a: float | None, b: float | None) -> float | None:
     return None if a is None or b is None else round(a + b, 1)
 
@@ -158,7 +140,7 @@ def run_editors(tmp: Path, seed: int) -> dict[str, Any]:
         patches = generate(staged.root, seed)
         # A person's editor works in their own repository, trusted (spares need it): a trust
         # list private to the bench's daemons says so.
-        with _trusting(staged.root.resolve(), tmp / "editors" / "trusted"):
+        with trusting([staged.root], tmp / "editors" / "trusted"):
             result.update(asyncio.run(_measure(staged, patches, tmp / "editors")))
             print("  the same load on a daemon without editor spares ...", flush=True)
             without = asyncio.run(_measure(staged, patches, tmp / "editors", spare=False))

@@ -5,6 +5,9 @@ checker (``[tool.prewrite] typecheck = ["mypy"]``); the same seeded patches as t
 are measured three ways, side by side in one run:
 - cold: ``mypy`` (the daemon's command line, ``backends.mypy_command.cli_argv``) on the patched
   tree written to a temporary copy — what a loop without prewrite pays per check;
+  the copy is trusted (``bench.trusting``), so the mypy that judges, cold and warm, is the one
+  the daemon picks for a trusted workspace (``judge``): the workload's own where its venv has one
+  (pytest: the mypy 1.11.2 its CI pins), else prewrite's;
 - prewrite: a private daemon's first check (dmypy started, the whole tree checked) and its warm
   ``Client.check`` p50 per patch kind (salted per run, so no answer is cached);
 - dmypy: the bench's peer (``bench.peer``), mypy's daemon re-checking the patched tree: the floor
@@ -17,16 +20,20 @@ import shutil
 import subprocess
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bench.measure import IGNORED, Budget, write_changes
 from bench.processes import summarize
+from bench.trusting import environment_folder, trusting
 from prewrite.client import Client
-from prewrite_daemon.backends.mypy_command import cli_argv, find_mypy
-from prewrite_daemon.languages.python.mypy import targets
+from prewrite_daemon.backends.mypy_command import MypyTool, cli_argv
+from prewrite_daemon.languages.python.mypy import MYPY, targets
 
 if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
+
     from bench.patches import BenchPatch
     from bench.workloads import Staged
 
@@ -46,14 +53,35 @@ def stage_mypy(staged: Staged, dest: Path) -> Path:
     return dest
 
 
+@dataclass(frozen=True)
+class Judge:
+    """The mypy that judges a trusted workspace, with CI's targets and flags, as the daemon
+    finds them (``MypyLanguage.environment``)."""
+
+    tool: MypyTool
+    targets: list[str]
+    flags: tuple[str, ...]
+
+
+def judge(root: Path, python: str) -> Judge:
+    """Asked of the language object itself, so the bench cannot drift from the daemon's pick."""
+    env = MYPY.environment(root, python, python, trusted=True)
+    return Judge(env.tool, targets(root, None, env.ci), env.ci.flags)
+
+
+def trusted(root: Path, python: str, work: Path) -> AbstractContextManager[None]:
+    """Daemons started in the block trust ``root`` and the venv of ``python``."""
+    return trusting([root, environment_folder(python)], work / "trusted")
+
+
 def cold_mypy_ms(root: Path, python: str, changes: list[Any]) -> float:
     """One cold ``mypy`` run on ``root`` with ``changes`` written to a temporary copy."""
-    tool = find_mypy([], None)  # prewrite's own mypy, as the daemon runs it for this workload
     with tempfile.TemporaryDirectory(prefix="pwb-mypy-", dir="/tmp") as tmp:
         tree = Path(tmp) / "tree"
         shutil.copytree(root, tree, ignore=IGNORED)
         write_changes(tree, changes)
-        argv = cli_argv(tool, python, targets(tree))
+        found = judge(tree, python)
+        argv = cli_argv(found.tool, python, found.targets, found.flags)
         t = time.perf_counter()
         done = subprocess.run(
             argv, cwd=tree, capture_output=True, timeout=CLI_TIMEOUT_S, check=False
@@ -75,7 +103,7 @@ def measure_mypy(
     for p in chosen:
         out["cold"][p.kind] = round(cold_mypy_ms(root, staged.python, list(p.salted(0))), 1)
         print(f"    mypy cold {p.kind}: {out['cold'][p.kind]:.0f} ms", flush=True)
-    with Client() as client:
+    with trusted(root, staged.python, work), Client() as client:
         try:
             t = time.perf_counter()
             first = client.check(str(root), list(chosen[0].salted(0)), python=staged.python,
@@ -118,16 +146,18 @@ MYPY_NOTE = (
     'On workloads that configure mypy, a copy judged by mypy alone (`typecheck = ["mypy"]`): '
     "cold = the `mypy` CLI on the patched tree written to a copy; prewrite = the daemon's warm "
     "check (dmypy on its shadow, the patch laid for one run, the diff against the base); "
-    "dmypy = mypy's own daemon re-checking the patched tree (the floor, from the peer above)."
+    "dmypy = mypy's own daemon re-checking the patched tree (the floor, from the peer above: "
+    "prewrite's bundled mypy at Python 3.11, whichever mypy judges; `python -m "
+    "bench.mypy_clean_body` times dmypy with the judging mypy itself)."
 )
 
 
 def mypy_rows(workloads: list[dict[str, Any]]) -> list[str]:
     """The report's table: per workload and patch kind, cold vs prewrite vs dmypy."""
     rows = [
-        "| workload | patch | cold mypy | prewrite first check | prewrite warm p50 "
+        "| workload | judged by | patch | cold mypy | prewrite first check | prewrite warm p50 "
         "| dmypy warm p50 | cold / prewrite | prewrite / dmypy |",
-        "|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for w in workloads:
         mypy: dict[str, Any] = w.get("mypy") or {}
@@ -136,7 +166,8 @@ def mypy_rows(workloads: list[dict[str, Any]]) -> list[str]:
             floor = _floor(w.get("dmypy"), kind)
             row = table.get(kind, {})
             rows.append(
-                f"| {w['name']} | {kind} | {mypy.get('cold', {}).get(kind, 'n/a')} ms "
+                f"| {w['name']} | {_judged_by(mypy)} | {kind} "
+                f"| {mypy.get('cold', {}).get(kind, 'n/a')} ms "
                 f"| {mypy.get('first_check_ms', 'n/a')} ms | {warm['p50']} ms | {floor} ms "
                 f"| {row.get('cold_over_warm', 'n/a')}x | {row.get('warm_over_dmypy', 'n/a')}x |"
             )
@@ -147,3 +178,9 @@ def _floor(dmypy: dict[str, Any] | None, kind: str) -> float | None:
     """dmypy's warm p50 for ``kind`` from the peer's results (None: not measured)."""
     patches: dict[str, dict[str, float]] = (dmypy or {}).get("patches", {})
     return patches.get(kind, {}).get("p50")
+
+
+def _judged_by(mypy: dict[str, Any]) -> str:
+    """The mypy named by the receipt's "typecheck: judged by ..." line (its version, whose)."""
+    line: str = mypy.get("checker", "")
+    return line.partition("judged by ")[2].partition(", chosen by")[0] or "n/a"

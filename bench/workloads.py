@@ -38,10 +38,28 @@ CLICK = WorkloadSpec(
 PYTEST = WorkloadSpec(
     name="pytest",
     version="8.3.4",
-    keep=("src", "testing", "pyproject.toml"),
+    # scripts/: its [tool.mypy] files name it (mypy refuses a missing one), as its CI checks it.
+    keep=("src", "testing", "scripts", "pyproject.toml"),
     # pytest's own dependencies, not pytest itself: the workspace's src/ is what gets imported.
     # The suite's optional imports (hypothesis, xmlschema, ...) stay unresolved on purpose.
-    requirements=("iniconfig==2.0.0", "packaging==24.2", "pluggy==1.5.0", "pygments==2.18.0"),
+    # And the mypy its CI runs (the sdist's .pre-commit-config.yaml: mirrors-mypy v1.11.2), its
+    # dependencies on Python 3.11 and the hook's additional_dependencies (releases of
+    # 2024-12-01's time): its [tool.mypy] targets Python 3.8, which prewrite's bundled mypy 2.x
+    # refuses; trusted, the workspace is judged by this mypy, as its CI judges it.
+    requirements=(
+        "iniconfig==2.0.0",
+        "packaging==24.2",
+        "pluggy==1.5.0",
+        "pygments==2.18.0",
+        "mypy==1.11.2",
+        "mypy-extensions==1.0.0",
+        "typing_extensions==4.12.2",
+        "attrs==24.2.0",
+        "tomli==2.2.1",
+        "types-setuptools==75.6.0.20241126",
+        "types-tabulate==0.9.0.20240106",
+        "exceptiongroup==1.2.2",
+    ),
 )
 
 

@@ -7,12 +7,17 @@ A venv with the pinned runtime dependencies (and pytest, which the test-suite im
 imports resolve; the suite's optional imports (trio, uvicorn, ...) stay unresolved on purpose,
 which gives the workspace pre-existing errors.
 
-Everything is cached under ``PREWRITE_TEST_CACHE`` (default ``<repo>/.cache/test-workloads``);
-a ``.ready`` marker is written last, so an interrupted preparation is redone, not trusted.
+Everything is cached under ``PREWRITE_TEST_CACHE`` (default ``<repo>/.cache/test-workloads``),
+in a folder named by the sdist and a digest of what the spec provisions (``cache_key``): a spec
+whose ``keep`` or ``requirements`` changed gets a folder of its own instead of silently reusing a
+venv built for the old pins, and two checkouts with different specs sharing the cache never
+rebuild each other's. A ``.ready`` marker is written last, so an interrupted preparation is
+redone, not trusted.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import subprocess
@@ -89,9 +94,16 @@ def cache_dir() -> Path:
     return Path(override) if override else REPO_ROOT / ".cache" / "test-workloads"
 
 
+def cache_key(spec: WorkloadSpec) -> str:
+    """The cache folder's name: ``httpx-0.28.1-<digest>``, the digest of the parts kept and the
+    pinned requirements (what the folder holds beyond the sdist itself)."""
+    provisioned = repr((spec.keep, spec.requirements)).encode()
+    return f"{spec.name}-{spec.version}-{hashlib.sha256(provisioned).hexdigest()[:12]}"
+
+
 def prepare_workload(spec: WorkloadSpec = HTTPX, cache: Path | None = None) -> Workload:
     """Download, unpack and provision ``spec`` once; later calls return the cached result."""
-    base = (cache or cache_dir()) / f"{spec.name}-{spec.version}"
+    base = (cache or cache_dir()) / cache_key(spec)
     ready = base / ".ready"
     with cache_lock(base):  # another xdist worker may be preparing it right now
         if not ready.is_file():

@@ -119,7 +119,25 @@ def test_targets_are_the_top_level_sources_or_the_configured_files(tmp_path: Pat
     (tmp_path / "pyproject.toml").write_text("[tool.mypy]\n")
     assert targets(tmp_path) == ["pkg", "setup.py"]
     (tmp_path / "pyproject.toml").write_text('[tool.mypy]\nfiles = ["pkg"]\n')
-    assert targets(tmp_path) == []
+    assert targets(tmp_path) == ["pkg"]
+
+
+def test_configured_files_are_named_as_mypy_expands_them(tmp_path: Path) -> None:
+    """Named, never left to mypy: dmypy's ``check`` request checks exactly the files it carries
+    (pytest 8.3.4's ``files = ["src", "testing", "scripts"]`` was answered green whatever the
+    patch, its request empty). Globs expand under the root; a missing entry stays (mypy says so)."""
+    for name in ("src", "testing", "scripts"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "a.py").write_text("")
+    (tmp_path / "pyproject.toml").write_text('[tool.mypy]\nfiles = ["src", "testing", "scripts"]\n')
+    assert targets(tmp_path) == ["src", "testing", "scripts"]
+    (tmp_path / "pyproject.toml").write_text('[tool.mypy]\nfiles = "src, t*/**/*.py,gone"\n')
+    assert targets(tmp_path) == ["src", "testing/a.py", "gone"]
+    (tmp_path / "pyproject.toml").unlink()
+    (tmp_path / "setup.cfg").write_text("[mypy]\nfiles = scripts,src,\n")
+    assert targets(tmp_path) == ["scripts", "src"]
+    (tmp_path / "setup.cfg").write_text("[mypy]\nfiles =\n")
+    assert targets(tmp_path) == ["scripts", "src", "testing"]  # none named: the layout's
 
 
 def test_mypy_report_lines(tmp_path: Path) -> None:

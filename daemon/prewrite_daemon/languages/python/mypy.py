@@ -5,12 +5,15 @@ differs is the checker: dmypy warm (``backends.dmypy``), the ``mypy`` CLI cold, 
 own configuration file, and the whole program answered at once (``check.whole``). What mypy
 checks is what the configuration's ``files`` names, else every top-level package and module of
 the root (``targets``) — a project's CI usually names its package and its tests, which is the
-same set for the usual layout.
+same set for the usual layout. The targets are always named, ``files`` included: the mypy CLI
+reads ``files`` when given none, but dmypy's ``check`` request checks exactly the files it
+carries, and an empty one checks nothing (every patch green).
 """
 
 from __future__ import annotations
 
 import configparser
+import glob
 import hashlib
 import os
 import re
@@ -122,13 +125,14 @@ class MypyEnvironment:
 
 def targets(tree: Path, read: Reader | None = None, ci: CiMypy | None = None) -> list[str]:
     """What mypy checks under ``tree``: what CI's mypy names (``mypy_ci``: those of its targets
-    the tree holds); else nothing named when the configuration names ``files`` (mypy reads them
-    there); else each top-level package, directory of sources and module."""
+    the tree holds); else the configuration's ``files``, expanded as mypy expands them (named,
+    never left to mypy: the module docstring says why); else each top-level package, directory
+    of sources and module."""
     if ci is not None and ci.targets:
         return [t for t in ci.targets if (tree / t).exists()]
-    settings = mypy_settings(read or disk_reader(tree))[1]
-    if "'files'" in settings:
-        return []
+    files = configured_files(read or disk_reader(tree))
+    if files:
+        return [found for entry in files for found in _expand(tree, entry)]
     found: list[str] = []
     for entry in sorted(os.scandir(tree), key=lambda e: e.name):
         if entry.is_symlink():
@@ -138,6 +142,41 @@ def targets(tree: Path, read: Reader | None = None, ci: CiMypy | None = None) ->
         elif entry.is_dir() and not skipped_dir(Path(entry.path)) and _holds_sources(entry.path):
             found.append(entry.name)
     return found
+
+
+def configured_files(read: Reader) -> list[str]:
+    """The ``files`` of mypy's settings, split as mypy splits them (a TOML list, or a string of
+    comma-separated entries in TOML or an ini file); none named: empty."""
+    name = mypy_config_file(read)
+    if name is None:
+        return []
+    text = read(name) or ""
+    value: object = None
+    if name == "pyproject.toml":
+        try:
+            tool: Any = tomllib.loads(text).get("tool", {})
+            value = tool.get("mypy", {}).get("files")
+        except (tomllib.TOMLDecodeError, AttributeError):
+            return []
+    else:
+        parser = configparser.RawConfigParser(strict=False)
+        try:
+            parser.read_string(text)
+            value = parser.get("mypy", "files", fallback=None)
+        except configparser.Error:
+            return []
+    items: list[Any] = value.split(",") if isinstance(value, str) else []
+    if isinstance(value, list):
+        items = list[Any](value)  # pyright: ignore[reportUnknownArgumentType]
+    return [item.strip() for item in items if isinstance(item, str) and item.strip()]
+
+
+def _expand(tree: Path, entry: str) -> list[str]:
+    """One ``files`` entry as mypy expands it, relative to ``tree`` (its working directory):
+    ``~`` and variables, then a recursive glob; an entry matching nothing stays as it is
+    (mypy then says it cannot read it, as its own run does)."""
+    path = os.path.expandvars(os.path.expanduser(entry))
+    return sorted(glob.glob(path, root_dir=tree, recursive=True)) or [path]
 
 
 def _holds_sources(directory: str) -> bool:
