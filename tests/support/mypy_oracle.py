@@ -67,17 +67,20 @@ def cold_mypy(
     """Every diagnostic cold mypy reports for the project at ``tree``, as the daemon reports it.
     ``recorded``: the recorded answer for the same input where there is one (``oracle_record``)."""
     tree = tree.resolve()
+    checked = targets(tree)  # the daemon's reading of what mypy checks: part of the input
     if not recorded:
-        return _run_mypy(tree, tool, python, timeout_s)
-    checker = ["mypy", tool.version, tool.origin, *mypy_flags(tool, "<python>")]
+        return _run_mypy(tree, tool, python, checked, timeout_s)
+    checker = ["mypy", tool.version, tool.origin, *mypy_flags(tool, "<python>"), *checked]
     inputs = [oracle_record.python_packages(python), oracle_record.python_packages(tool.python)]
     return oracle_record.answer(
-        checker, inputs, tree, lambda: _run_mypy(tree, tool, python, timeout_s)
+        checker, inputs, tree, lambda: _run_mypy(tree, tool, python, checked, timeout_s)
     )
 
 
-def _run_mypy(tree: Path, tool: MypyTool, python: str, timeout_s: float) -> list[Diagnostic]:
-    argv = cli_argv(tool, python, targets(tree))
+def _run_mypy(
+    tree: Path, tool: MypyTool, python: str, checked: list[str], timeout_s: float
+) -> list[Diagnostic]:
+    argv = cli_argv(tool, python, checked)
     proc = subprocess.run(
         argv, cwd=tree, capture_output=True, text=True, timeout=timeout_s, check=False
     )
