@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from prewrite.hook import run_hook
-from tests.cli.test_hook import FILES, MODELS
+from tests.cli.hook.hook_helpers import FILES, MODELS
 
 if TYPE_CHECKING:
     from pathlib import Path

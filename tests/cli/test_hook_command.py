@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.cli.test_hook import FILES, recorded
+from tests.cli.hook.hook_helpers import FILES, recorded
 
 if TYPE_CHECKING:
     from prewrite.runtime import RuntimePaths

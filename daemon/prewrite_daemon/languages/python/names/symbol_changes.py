@@ -23,7 +23,8 @@ _PYRIGHT_COMMENT = re.compile(r"^\s*#\s*pyright:.*$", re.MULTILINE)
 # Non-dunder member names of the Protocol classes of typeshed's stdlib (pyright 1.1.414): a value
 # of a workspace class may be matched structurally against any of them (``SupportsRead`` and
 # ``read``). A floor only: the daemon's answer comes from the scan of pyright's bundled typeshed
-# (``protocols.library``), a superset of these (tests/unit/library_protocols/test_library_protocols.py).
+# (``protocols.library``), a superset of these
+# (tests/unit/library_protocols/test_library_protocols.py).
 STDLIB_PROTOCOL_MEMBERS = frozenset(
     """
     _condition _state _waiters aclose adjustable arraysize as_integer_ratio asend athrow
