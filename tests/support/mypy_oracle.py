@@ -71,7 +71,11 @@ def cold_mypy(
     if not recorded:
         return _run_mypy(tree, tool, python, checked, timeout_s)
     checker = ["mypy", tool.version, tool.origin, *mypy_flags(tool, "<python>"), *checked]
-    inputs = [oracle_record.python_packages(python), oracle_record.python_packages(tool.python)]
+    # mypy reads the packages of ``python`` (``--python-executable``; the workspace's own mypy
+    # is one of them); its typeshed is its version's. The digest of the interpreter it runs in
+    # when bundled (prewrite's venv, whose editable install names the checkout) would make every
+    # checkout a miss.
+    inputs = [oracle_record.python_packages(python)]
     return oracle_record.answer(
         checker, inputs, tree, lambda: _run_mypy(tree, tool, python, checked, timeout_s)
     )
