@@ -81,7 +81,9 @@ class LspProcess:
         self._client = LanguageClient("prewrite", "0")
         self._stop_reading = threading.Event()
         self._sent = 0  # notifications sent: a push older than the last one may be stale
-        self._document_sync = DocumentSync(self._client, quirks.language_id, self._notify)
+        self._document_sync = DocumentSync(
+            self._client, quirks.language_id, self._notify, quirks.open_around_events
+        )
         self._diagnostics = Diagnostics(quirks.pull, self._child, self._send)
         register_handlers(
             self._client,

@@ -43,6 +43,10 @@ class ServerQuirks:
     language_id: Callable[[str], str]  # the didOpen ``languageId`` of a path
     pull: PullMode
     ignored_notifications: frozenset[str] = frozenset()  # the server's own, dropped silently
+    # Files of these suffixes are opened while a file event for them is sent (closed after):
+    # pyright drops an event for a file it neither tracks nor holds (an excluded module, one
+    # its tracked list has not caught up with), keeping a stale import resolution.
+    open_around_events: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

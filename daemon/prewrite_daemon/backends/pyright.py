@@ -44,6 +44,7 @@ PYRIGHT_QUIRKS = ServerQuirks(
     ignored_notifications=frozenset(
         {"pyright/beginProgress", "pyright/reportProgress", "pyright/endProgress"}
     ),
+    open_around_events=(".py", ".pyi"),
 )
 
 
