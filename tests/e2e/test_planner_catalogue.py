@@ -26,7 +26,12 @@ import pytest
 from tests.support.oracle import surplus
 from tests.support.planner_case import group_cases
 from tests.support.planner_catalogue import CATALOGUE
-from tests.support.planner_newer_python import PlannerUnavailable, newer_python, plan_under
+from tests.support.planner_newer_python import (
+    PlannerUnavailable,
+    check_importable,
+    newer_python,
+    plan_under,
+)
 from tests.support.planner_plan import Planner
 from tests.support.planner_truth import GroupTruth, existing_after, submit_layout
 from tests.support.planner_warm import WarmAnswer, WarmChecker
@@ -154,6 +159,7 @@ def newer_plans(judged: dict[str, Judged]) -> dict[str, set[str]]:
         pytest.skip("no Python 3.12 or later here to run the planner with")
     plans: dict[str, set[str]] = {}
     try:
+        check_importable(python)  # before the planners' Protocols are waited for
         for j in judged.values():
             cases = {c.name: c.edits() for c in j.layout.cases}
             plans.update(plan_under(python, j.planner, cases))
