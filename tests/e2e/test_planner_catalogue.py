@@ -17,6 +17,7 @@ day the rule is fixed the test says so.
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -25,9 +26,14 @@ import pytest
 from tests.support.oracle import surplus
 from tests.support.planner_case import group_cases
 from tests.support.planner_catalogue import CATALOGUE
-from tests.support.planner_newer_python import PlannerUnavailable, newer_python, plan_under
+from tests.support.planner_newer_python import (
+    PlannerUnavailable,
+    check_importable,
+    newer_python,
+    plan_under,
+)
 from tests.support.planner_plan import Planner
-from tests.support.planner_truth import GroupTruth, existing_after, judge_layout
+from tests.support.planner_truth import GroupTruth, existing_after, submit_layout
 from tests.support.planner_warm import WarmAnswer, WarmChecker
 
 if TYPE_CHECKING:
@@ -78,13 +84,20 @@ class Judged:
 
 @pytest.fixture(scope="module")
 def judged(tmp_path_factory: pytest.TempPathFactory, python_exe: str) -> dict[str, Judged]:
-    """Every tree of cases, judged cold (two pyright runs per tree) and planned."""
+    """Every tree of cases, judged cold (two pyright runs per tree) and planned. The cold runs
+    of every tree are queued at once, two at a time, and the planners built while they run."""
     out: dict[str, Judged] = {}
-    for group, layout in LAYOUTS.items():
-        where = tmp_path_factory.mktemp(group)
-        truth = judge_layout(layout, where, python_exe)
-        python = layout.python(truth.base_root, python_exe)
-        out[group] = Judged(layout, truth, python, Planner(truth.base_root, python, where / "sh"))
+    with ThreadPoolExecutor(2) as pool:
+        wheres = {group: tmp_path_factory.mktemp(group) for group in LAYOUTS}
+        truths = {
+            group: submit_layout(pool, layout, wheres[group], python_exe)
+            for group, layout in LAYOUTS.items()
+        }
+        for group, layout in LAYOUTS.items():
+            base_root = wheres[group] / "base"
+            python = layout.python(base_root, python_exe)
+            planner = Planner(base_root, python, wheres[group] / "sh")
+            out[group] = Judged(layout, truths[group](), python, planner)
     return out
 
 
@@ -146,6 +159,7 @@ def newer_plans(judged: dict[str, Judged]) -> dict[str, set[str]]:
         pytest.skip("no Python 3.12 or later here to run the planner with")
     plans: dict[str, set[str]] = {}
     try:
+        check_importable(python)  # before the planners' Protocols are waited for
         for j in judged.values():
             cases = {c.name: c.edits() for c in j.layout.cases}
             plans.update(plan_under(python, j.planner, cases))

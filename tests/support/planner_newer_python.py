@@ -50,6 +50,25 @@ def newer_python() -> str | None:
     return None
 
 
+def check_importable(python: str) -> None:
+    """``PlannerUnavailable`` unless ``python`` imports the planner: asked before a caller
+    computes what ``plan_under`` sends (the library's Protocols wait for a scan)."""
+    names = "prewrite_daemon.languages.python.names"
+    code = f"import {names}.deps, {names}.imports"  # what ``_main`` imports
+    proc = subprocess.run(
+        [python, "-c", code], capture_output=True, text=True, timeout=60, check=False,
+        env=_planner_env(), cwd=REPO,
+    )  # fmt: skip
+    if proc.returncode != 0:
+        lines = proc.stderr.strip().splitlines() or ["(no output)"]
+        raise PlannerUnavailable(f"the planner cannot run on {python}: {lines[-1]}")
+
+
+def _planner_env() -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(REPO / "daemon"), str(REPO / "client"), str(REPO)])}  # fmt: skip
+
+
 def plan_under(
     python: str, planner: Planner, cases: Mapping[str, Sequence[Change]]
 ) -> dict[str, set[str]]:
@@ -60,11 +79,9 @@ def plan_under(
         "files": planner.sources,
         "cases": {name: [list(c) for c in edits] for name, edits in cases.items()},
     }
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        [str(REPO / "daemon"), str(REPO / "client"), str(REPO)])}  # fmt: skip
     proc = subprocess.run(
         [python, "-m", "tests.support.planner_newer_python"], input=json.dumps(request),
-        capture_output=True, text=True, timeout=300, check=False, env=env, cwd=REPO,
+        capture_output=True, text=True, timeout=300, check=False, env=_planner_env(), cwd=REPO,
     )  # fmt: skip
     if proc.returncode == UNAVAILABLE:
         raise PlannerUnavailable(proc.stderr.strip())

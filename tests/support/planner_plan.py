@@ -8,6 +8,7 @@ No checker runs: this is the planner alone, cheap enough to ask for every case.
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import TYPE_CHECKING
 
@@ -38,8 +39,7 @@ class Planner:
         shadow.create()
         self.scope = layout.scope
         self.graph: NameGraph = PYTHON.new_graph(root, layout, env)
-        # What ``new_graph`` gave the graph, for a planner run by another interpreter.
-        self.protocols = sorted(library_protocol_members([*env.site_dirs, *layout.outside]))
+        self._library_dirs = [*env.site_dirs, *layout.outside]
         self.cycles = "reportImportCycles" in json.dumps(layout.config.settings)
         self.sources: dict[str, str] = {}
         for rel in sorted(shadow.files):
@@ -47,6 +47,12 @@ class Planner:
             if PYTHON.is_source(rel) and text is not None:
                 self.graph.update(rel, text)
                 self.sources[rel] = text
+
+    @functools.cached_property
+    def protocols(self) -> list[str]:
+        """What ``new_graph`` gave the graph, for a planner run by another interpreter (asked
+        for only then: the scan is waited for here, not by the in-process plans)."""
+        return sorted(library_protocol_members(self._library_dirs))
 
     def plan(self, changes: Sequence[Change]) -> set[str]:
         """The files a check of ``changes`` compares (patched files included)."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import subprocess
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -26,6 +26,8 @@ from prewrite_daemon.languages.python.language import PYTHON
 from tests.support.oracle import PYRIGHT_SOURCE, OracleFailed, introduced_between, normalize_paths
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from tests.support.planner_case import Case, Layout
 
 Key = tuple[int, int, int, int, str, str, str]
@@ -64,12 +66,35 @@ class GroupTruth:
 
 def judge_layout(layout: Layout, where: Path, python: str) -> GroupTruth:
     """Write ``layout`` as ``where/base`` and ``where/patched``; two cold runs judge every case."""
+    with ThreadPoolExecutor(2) as pool:
+        return submit_layout(pool, layout, where, python)()
+
+
+def submit_layout(
+    pool: Executor, layout: Layout, where: Path, python: str
+) -> Callable[[], GroupTruth]:
+    """``judge_layout`` with its two cold runs queued on ``pool``: the trees are written now,
+    the returned function waits for the runs. Many layouts queued on one pool keep it busy
+    while the caller builds what else it needs from the trees written."""
     base_root, patched_root = where / "base", where / "patched"
     layout.write_base(base_root)
     layout.write_patched(patched_root)
-    with ThreadPoolExecutor(2) as pool:
-        runs = list(pool.map(cold_run, [base_root, patched_root], [python, python]))
-    before, after = (_by_path(run) for run in runs)
+    runs = [pool.submit(cold_run, root, python) for root in (base_root, patched_root)]
+
+    def truth() -> GroupTruth:
+        before, after = (_by_path(run.result()) for run in runs)
+        return _truth(layout, base_root, before, patched_root, after)
+
+    return truth
+
+
+def _truth(
+    layout: Layout,
+    base_root: Path,
+    before: dict[str, list[Diagnostic]],
+    patched_root: Path,
+    after: dict[str, list[Diagnostic]],
+) -> GroupTruth:
     truths: dict[str, CaseTruth] = {}
     for case in layout.cases:
         paths = case.paths()

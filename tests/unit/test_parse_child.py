@@ -54,3 +54,28 @@ def test_the_planner_reads_a_large_text_as_one_that_does_not_parse() -> None:
 def test_nesting_deeper_than_the_parser_goes_claims_no_error() -> None:
     """``ast`` gives up (RecursionError) where the checker may not: no wrong red, no crash."""
     assert parse_child.syntax_error("x = (" + "a + " * 20_000 + "a)\n") is None
+
+
+def test_a_large_texts_answer_is_kept_but_a_failed_childs_is_not(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The parse rung and the format rung's check ask about the same text: one child each."""
+    monkeypatch.setattr(parse_child, "_answers", type(parse_child._answers)())  # pyright: ignore[reportPrivateUsage]
+    calls: list[int] = []
+    child = parse_child._in_child  # pyright: ignore[reportPrivateUsage]
+
+    def counted(text: str) -> parse_child.SyntaxIssue | None:
+        calls.append(len(text))
+        return child(text)
+
+    monkeypatch.setattr(parse_child, "_in_child", counted)
+    broken = FILLER + "def f(:\n"
+    first = parse_child.syntax_error(broken)
+    assert first is not None
+    assert parse_child.syntax_error(broken) == first
+    assert len(calls) == 1
+    with monkeypatch.context() as failing:
+        failing.setattr(parse_child.sys, "executable", "/bin/false")  # the child answers nothing
+        assert parse_child.syntax_error(FILLER + "y = 2\n") is None
+    assert parse_child.syntax_error(FILLER + "y = 2\n") is None
+    assert len(calls) == 3  # the failed answer was asked again

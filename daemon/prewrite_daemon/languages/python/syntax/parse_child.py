@@ -19,11 +19,14 @@ importer is kept — sound). A child that fails or runs past ``CHILD_TIMEOUT_S``
 from __future__ import annotations
 
 import ast
+import hashlib
 import json
 import logging
 import subprocess
 import sys
+import threading
 import warnings
+from collections import OrderedDict
 from pathlib import Path
 
 from prewrite.errors import BackendFailed
@@ -39,6 +42,17 @@ CHILD_LIMITS = ChildLimits(address_space=2 * 1024**3, file_size=1024 * 1024)
 log = logging.getLogger(__name__)
 
 SyntaxIssue = tuple[int, int, str]  # (line, column, message), both 1-based
+# The children's answers for the last large texts, by digest: the parse rung and then the warm
+# ruff server's check of an unchanged text (``ruff_warm``) ask about the same texts in one
+# check, and a child's parse of 1 MB costs ~0.7 s. Only answers a child gave are kept (a failed
+# or timed-out child is asked again next time).
+_ANSWERS_KEPT = 32
+_answers: OrderedDict[bytes, SyntaxIssue | None] = OrderedDict()
+_answers_lock = threading.Lock()
+
+
+class _NoAnswer(Exception):
+    """The child gave no answer (failed, timed out, printed no JSON)."""
 
 
 def is_large(text: str) -> bool:
@@ -50,7 +64,22 @@ def syntax_error(text: str) -> SyntaxIssue | None:
     """The first syntax error of a Python ``text``, None when it parses (syntax newer than the
     daemon's Python included); a large text is parsed in a child (see the module). Blocking:
     call it from a worker thread."""
-    return _in_child(text) if is_large(text) else syntax_error_here(text)
+    if not is_large(text):
+        return syntax_error_here(text)
+    key = hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
+    with _answers_lock:
+        if key in _answers:
+            _answers.move_to_end(key)
+            return _answers[key]
+    try:
+        found = _in_child(text)
+    except _NoAnswer:
+        return None  # no syntax error claimed: the checker judges
+    with _answers_lock:
+        _answers[key] = found
+        while len(_answers) > _ANSWERS_KEPT:
+            _answers.popitem(last=False)
+    return found
 
 
 def syntax_error_here(text: str) -> SyntaxIssue | None:
@@ -71,6 +100,7 @@ def syntax_error_here(text: str) -> SyntaxIssue | None:
 
 
 def _in_child(text: str) -> SyntaxIssue | None:
+    """The child's answer; ``_NoAnswer`` when it gives none."""
     try:
         done = subprocess.run(  # our own module, no shell
             limited_argv([sys.executable, "-I", "-m", __name__], Path("/"), CHILD_LIMITS),
@@ -82,10 +112,10 @@ def _in_child(text: str) -> SyntaxIssue | None:
         )
     except (OSError, subprocess.TimeoutExpired, BackendFailed) as exc:
         log.warning("parsing a text of %d characters in a child failed: %s", len(text), exc)
-        return None
+        raise _NoAnswer from exc
     if done.returncode != 0:
         log.warning("the parse child exited %d: %s", done.returncode, done.stderr[-2000:])
-        return None
+        raise _NoAnswer
     return _decoded(done.stdout)
 
 
@@ -94,12 +124,15 @@ def _decoded(out: bytes) -> SyntaxIssue | None:
         answer: object = json.loads(out)
     except ValueError:
         log.warning("the parse child's answer is not JSON: %r", out[:200])
-        return None
+        raise _NoAnswer from None
     match answer:
         case [int(line), int(column), str(message)]:
             return (line, column, message)
-        case _:
+        case None:
             return None
+        case _:
+            log.warning("the parse child's answer is not an issue: %r", out[:200])
+            raise _NoAnswer
 
 
 def main() -> None:
