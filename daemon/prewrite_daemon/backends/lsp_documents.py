@@ -89,19 +89,19 @@ class DocumentSync:
         module still found: a wrong green)."""
         if not events:
             return
-        held = [
-            e.path
+        held = {
+            e.path: None
             for e in events
-            if e.path.endswith(self._open_around) and self._open_around and not self.is_open(e.path)
-        ]
-        for path in dict.fromkeys(held):
+            if e.path.endswith(self._open_around) and not self.is_open(e.path)
+        }  # ``endswith(())`` is False: a server without the quirk holds nothing
+        for path in held:
             self.open(path, _disk_text(path))
         changes = [lsp.FileEvent(uri=path_to_uri(e.path), type=EVENT_KIND[e.kind]) for e in events]
         params = lsp.DidChangeWatchedFilesParams(changes=changes)
         try:
             self._notify(lambda: self._client.workspace_did_change_watched_files(params))
         finally:
-            for path in dict.fromkeys(held):
+            for path in held:
                 self.close(path)
 
 

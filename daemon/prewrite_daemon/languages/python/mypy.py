@@ -20,7 +20,7 @@ import re
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from prewrite.errors import BackendFailed, UntrustedWorkspace
 from prewrite_daemon.backends.dmypy import DmypyBackend
@@ -65,25 +65,39 @@ class MypyLayout:
         return replace(self, config=mypy_settings(read))
 
 
-def mypy_settings(read: Reader) -> tuple[str, str]:
-    """mypy's settings as the file it reads them from has them (sections of other tools left
-    out, so a dependency bump in ``pyproject.toml`` is no configuration change)."""
+def _read_config(
+    read: Reader,
+) -> tuple[str, str, dict[str, Any] | configparser.RawConfigParser | None]:
+    """mypy's configuration file: (its name, its text, its parsed form — the ``[tool]`` table of
+    a ``pyproject.toml``, the parser of an ini file, None when it does not parse); all empty
+    when there is none."""
     name = mypy_config_file(read)
     if name is None:
-        return ("", "")
+        return ("", "", None)
     text = read(name) or ""
     if name == "pyproject.toml":
         try:
             tool: Any = tomllib.loads(text).get("tool", {})
         except tomllib.TOMLDecodeError:
-            return (name, text)
-        return (name, repr(tool.get("mypy")))
+            return (name, text, None)
+        return (name, text, cast("dict[str, Any]", tool) if isinstance(tool, dict) else {})
     parser = configparser.RawConfigParser(strict=False)
     try:
         parser.read_string(text)
     except configparser.Error:
+        return (name, text, None)
+    return (name, text, parser)
+
+
+def mypy_settings(read: Reader) -> tuple[str, str]:
+    """mypy's settings as the file it reads them from has them (sections of other tools left
+    out, so a dependency bump in ``pyproject.toml`` is no configuration change)."""
+    name, text, parsed = _read_config(read)
+    if parsed is None:
         return (name, text)
-    sections = [(s, sorted(parser.items(s))) for s in parser.sections() if s.startswith("mypy")]
+    if isinstance(parsed, dict):
+        return (name, repr(parsed.get("mypy")))
+    sections = [(s, sorted(parsed.items(s))) for s in parsed.sections() if s.startswith("mypy")]
     return (name, repr(sections))
 
 
@@ -147,24 +161,13 @@ def targets(tree: Path, read: Reader | None = None, ci: CiMypy | None = None) ->
 def configured_files(read: Reader) -> list[str]:
     """The ``files`` of mypy's settings, split as mypy splits them (a TOML list, or a string of
     comma-separated entries in TOML or an ini file); none named: empty."""
-    name = mypy_config_file(read)
-    if name is None:
-        return []
-    text = read(name) or ""
+    parsed = _read_config(read)[2]
     value: object = None
-    if name == "pyproject.toml":
-        try:
-            tool: Any = tomllib.loads(text).get("tool", {})
-            value = tool.get("mypy", {}).get("files")
-        except (tomllib.TOMLDecodeError, AttributeError):
-            return []
-    else:
-        parser = configparser.RawConfigParser(strict=False)
-        try:
-            parser.read_string(text)
-            value = parser.get("mypy", "files", fallback=None)
-        except configparser.Error:
-            return []
+    if isinstance(parsed, dict):
+        table = parsed.get("mypy")
+        value = cast("dict[str, Any]", table).get("files") if isinstance(table, dict) else None
+    elif parsed is not None:
+        value = parsed.get("mypy", "files", fallback=None)
     items: list[Any] = value.split(",") if isinstance(value, str) else []
     if isinstance(value, list):
         items = list[Any](value)  # pyright: ignore[reportUnknownArgumentType]
