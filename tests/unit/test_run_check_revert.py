@@ -1,17 +1,19 @@
 """The overlay check on its own (``run_check`` on a real shadow, a fake backend): a failed pull, a
 cancellation and a deadline during a pull all leave no overlay behind. No sleeps: a hang is awaited
-through the fake's event.
+through the fake's event, and the deadline's clock is frozen where only the pull may run out.
 """
 
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
 from typing import TYPE_CHECKING
 
 import pytest
 
 from prewrite import change_file, delete_file, new_file
 from prewrite.errors import BackendFailed, CheckTimeout
+from prewrite_daemon import limits
 from prewrite_daemon.checker import run_check
 from tests.unit.run_check_helpers import CORE, LONG_S, Setup, assert_clean, make_setup
 
@@ -71,7 +73,13 @@ async def test_a_cancelled_check_reverts(tmp_path: Path, pull: int) -> None:
 
 
 @PULLS
-async def test_a_deadline_during_a_pull_is_a_timeout_and_reverts(tmp_path: Path, pull: int) -> None:
+async def test_a_deadline_during_a_pull_is_a_timeout_and_reverts(
+    tmp_path: Path, pull: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The check's clock stands still, so its 0.2 s cannot run out in the work before the pull
+    # (overlays, planning: slow on a loaded CI machine); the pull is handed 0.2 s and the fake
+    # hangs past it, as a checker that never answers does.
+    monkeypatch.setattr(limits, "time", SimpleNamespace(monotonic=lambda: 0.0))
     s = make_setup(tmp_path)
     s.fake.hang_on_pull = pull
     with pytest.raises(CheckTimeout):
