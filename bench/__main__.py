@@ -159,7 +159,7 @@ def run_workload(name: str, args: argparse.Namespace, tmp: Path) -> dict[str, An
     if not args.no_dmypy:
         _phase(result, "dmypy",
                lambda: peer.measure_dmypy(staged, patches, runs, tmp / name / "dmypy"))  # fmt: skip
-    if not args.no_mypy and staged.mypy_targets and _configures_mypy(staged.root):
+    if not args.no_mypy and staged.mypy_targets and mypy_bench.configures_mypy(staged.root):
         work = tmp / name / "mypy"
         _phase(result, "mypy", lambda: mypy_bench.measure_mypy(staged, patches, runs, work))
     small = [p for p in patches if p.kind in ("body_1", "body_5")]
@@ -169,13 +169,6 @@ def run_workload(name: str, args: argparse.Namespace, tmp: Path) -> dict[str, An
     _phase(result, "rungs_cli", lambda: rungs.measure(
         staged.root, staged.python, small, max(runs, 5), warm=False))  # fmt: skip
     return result
-
-
-def _configures_mypy(root: Path) -> bool:
-    from prewrite_daemon.languages.checkers import mypy_config_file
-    from prewrite_daemon.languages.readers import disk_reader
-
-    return mypy_config_file(disk_reader(root)) is not None
 
 
 def _load() -> str:

@@ -29,7 +29,9 @@ from bench.processes import summarize
 from bench.trusting import environment_folder, trusting
 from prewrite.client import Client
 from prewrite_daemon.backends.mypy_command import MypyTool, cli_argv
+from prewrite_daemon.languages.checkers import mypy_config_file
 from prewrite_daemon.languages.python.mypy import MYPY, targets
+from prewrite_daemon.languages.readers import disk_reader
 
 if TYPE_CHECKING:
     from contextlib import AbstractContextManager
@@ -67,6 +69,11 @@ def judge(root: Path, python: str) -> Judge:
     """Asked of the language object itself, so the bench cannot drift from the daemon's pick."""
     env = MYPY.environment(root, python, python, trusted=True)
     return Judge(env.tool, targets(root, None, env.ci), env.ci.flags)
+
+
+def configures_mypy(root: Path) -> bool:
+    """Whether the workspace's configuration chooses mypy (as the daemon reads it)."""
+    return mypy_config_file(disk_reader(root)) is not None
 
 
 def trusted(root: Path, python: str, work: Path) -> AbstractContextManager[None]:

@@ -1,6 +1,9 @@
 """The peer: a warm ``dmypy`` (mypy's daemon) re-checking the same patched trees.
 
-dmypy runs from the bench's venv (mypy is in the ``dev`` extra) against the workload's interpreter
+Where the workload configures mypy, dmypy is the mypy that judges it, with CI's flags and targets,
+as the daemon finds them (``bench.mypy_bench.judge``: pytest's own 1.11.2 in its venv, the bundled
+mypy on httpx), so the floor is the judge's own; otherwise it runs from the bench's venv (mypy is
+in the ``dev`` extra) with its defaults. Either way against the workload's interpreter
 (``--python-executable``), with its cache outside the workspace. After ``dmypy start`` and a
 first full ``dmypy check``, each run writes the patched files into the staged tree, times
 ``dmypy check`` (the warm re-check), then puts the original files back and re-checks untimed, so
@@ -17,7 +20,10 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from bench.measure import Budget, write_changes
+from bench.mypy_bench import Judge, configures_mypy, judge
 from bench.processes import rss_mb, stop_pid, summarize
+from prewrite_daemon.backends.mypy_command import mypy_flags
+from prewrite_daemon.backends.mypy_output import parse_report
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -26,7 +32,6 @@ if TYPE_CHECKING:
     from bench.workloads import Staged
     from prewrite.protocol import FileChange
 
-DMYPY = [sys.executable, "-m", "mypy.dmypy"]
 TIMEOUT_S = 600.0
 _FOUND = re.compile(r"Found (\d+) errors?")
 
@@ -40,14 +45,17 @@ def _errors(output: str) -> int | None:
 
 
 class Dmypy:
-    def __init__(self, staged: Staged, work: Path) -> None:
+    def __init__(self, staged: Staged, work: Path, found: Judge | None = None) -> None:
         self.staged = staged
+        self.found = found  # None: the bench's own mypy, its defaults, the staged source dirs
+        self.python = found.tool.python if found else sys.executable
+        self.targets = found.targets if found else list(staged.mypy_targets)
         self.status = work / "dmypy.json"
         self.cache = work / "mypy-cache"
         work.mkdir(parents=True, exist_ok=True)
 
     def _run(self, *args: str) -> tuple[subprocess.CompletedProcess[str], float]:
-        argv = [*DMYPY, "--status-file", str(self.status), *args]
+        argv = [self.python, "-m", "mypy.dmypy", "--status-file", str(self.status), *args]
         t = time.perf_counter()
         proc = subprocess.run(
             argv, cwd=self.staged.root, capture_output=True, text=True, timeout=TIMEOUT_S
@@ -55,16 +63,22 @@ class Dmypy:
         return proc, (time.perf_counter() - t) * 1000
 
     def start(self) -> float:
-        flags = ["--python-executable", self.staged.python, "--python-version", "3.11"]
+        if self.found:
+            flags = mypy_flags(self.found.tool, self.staged.python, self.found.flags)
+        else:
+            flags = ["--python-executable", self.staged.python, "--python-version", "3.11"]
         proc, ms = self._run("start", "--", *flags, "--cache-dir", str(self.cache))
         if proc.returncode != 0:
             raise RuntimeError(f"dmypy start failed: {proc.stdout}{proc.stderr}")
         return ms
 
     def check(self) -> tuple[int | None, float]:
-        proc, ms = self._run("check", *self.staged.mypy_targets)
+        proc, ms = self._run("check", *self.targets)
         if proc.returncode not in (0, 1):  # 1: errors found; anything else: it failed
             raise RuntimeError(f"dmypy check failed: {proc.stdout[-2000:]}{proc.stderr[-2000:]}")
+        if self.found:  # the daemon's report flags: no summary line, each diagnostic read
+            found = parse_report(proc.stdout, self.staged.root).values()
+            return sum(d.severity == "error" for ds in found for d in ds), ms
         return _errors(proc.stdout), ms
 
     def pid(self) -> int | None:
@@ -99,7 +113,8 @@ def _restore(staged: Staged, originals: dict[str, str | None]) -> None:
 def measure_dmypy(
     staged: Staged, patches: list[BenchPatch], runs: int, work: Path
 ) -> dict[str, Any]:
-    dmypy = Dmypy(staged, work)
+    found = judge(staged.root, staged.python) if configures_mypy(staged.root) else None
+    dmypy = Dmypy(staged, work, found)
     start_ms = dmypy.start()
     try:
         base_errors, first_ms = dmypy.check()
@@ -128,6 +143,7 @@ def measure_dmypy(
             "first_check_ms": round(first_ms, 1),
             "base_errors": base_errors,
             "rss_mb": rss_mb(dmypy.pid()),
+            "mypy": found.tool.label if found else "the bench's own mypy, its defaults",
             "patches": results,
         }
     finally:
