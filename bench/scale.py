@@ -1,23 +1,26 @@
-"""``python -m bench.scale``: prewrite on a big, mostly unannotated real repository (issue 24).
+"""``python -m bench.scale``: prewrite on big real repositories (issue 24).
 
-Django 5.2.8's ``django/`` package (883 modules, not its tests) and its pyproject, from the pinned
-sdist, with a venv of its runtime dependencies (``tests.support.workloads.DJANGO``, cached with
-the test workloads), staged to a private copy under /tmp with the ruff rungs off (pyright judging).
-Side by side in one run, on a private daemon (its own ``PREWRITE_RUNTIME_DIR``):
+``--repo django`` (the default): Django 5.2.8's ``django/`` package (883 modules, mostly
+unannotated, not its tests); ``--repo sqlalchemy``: SQLAlchemy 2.0.36's ``lib/sqlalchemy`` (255
+modules, 232k lines, annotated throughout) — each with its pyproject, from the pinned sdist, with
+a venv of its runtime dependencies (``bench.scale_repos``; cached with the test workloads), staged
+to a private copy under /tmp with the ruff rungs off (pyright judging). Side by side in one run,
+on a private daemon (its own ``PREWRITE_RUNTIME_DIR``):
 
 - the cold pyright CLI on the tree (also the oracle's base);
 - the first check of a just-started daemon: a comment-only edit of a leaf module;
-- warm body edits (p50 of ``--runs``) of a leaf (a management command) and of a hub
-  (``django.utils.text.capfirst``, unannotated and imported across the package);
-- interface changes of capfirst: a parameter with a default (green), a return annotation (red);
+- warm body edits (p50 of ``--runs``) of a leaf and of a hub used across the package
+  (Django's ``utils.text.capfirst``, unannotated; SQLAlchemy's ``util.langhelpers.warn``);
+- interface changes of the hub: a parameter with a default (green), a return annotation (red);
 - the daemon's and its checker's RSS.
 
 Every verdict (the daemon's introduced diagnostics) is compared with the cold oracle's (the CLI on
 the patched tree written to a copy, diffed against the base): agreement or disagreement per run.
 Every check has a deadline (``timeout_s``); a check that does not answer in time is recorded as
 "no answer within N s" (with what the workspace was doing), and the rest of that kind is skipped.
-Outputs: the Markdown table on stdout, ``bench/results/scale.json`` and ``scale.md``, and the
-daemon's log as ``scale-daemon.log`` (``--out`` elsewhere; bench/results is not committed).
+Outputs: the Markdown table on stdout, ``bench/results/scale.json`` and ``scale.md`` (Django;
+``scale-<repo>.*`` for the others), and the daemon's log as ``scale[-<repo>]-daemon.log``
+(``--out`` elsewhere; bench/results is not committed).
 """
 
 from __future__ import annotations
@@ -45,12 +48,13 @@ from bench.scale_patches import (
     show,
 )
 from bench.scale_report import render
+from bench.scale_repos import REPOS, ScaleRepo
 from prewrite import Client
 from prewrite.errors import CheckTimeout, DaemonUnresponsive, PrewriteError
 from prewrite.runtime import RuntimePaths
 from prewrite_daemon.backends.pyright_command import checker_version
 from tests.support.oracle import normalize_paths
-from tests.support.workloads import DJANGO, TYPECHECK_ONLY, copy_workspace, prepare_workload
+from tests.support.workloads import TYPECHECK_ONLY, copy_workspace, prepare_workload
 
 RESULTS = Path(__file__).parent / "results"
 
@@ -165,6 +169,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--repo", choices=sorted(REPOS), default="django", help="(django)")
     parser.add_argument("--runs", type=int, default=5, help="warm body edits per kind (5)")
     parser.add_argument("--first-timeout", type=float, default=300, help="first check, s (300)")
     parser.add_argument("--warm-timeout", type=float, default=120, help="body edits, s (120)")
@@ -177,18 +182,25 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
+def _stem(repo: ScaleRepo) -> str:
+    return "scale" if repo.name == "django" else f"scale-{repo.name}"
+
+
 def run(args: argparse.Namespace, tmp: Path, results: dict[str, Any]) -> None:
-    pristine = prepare_workload(DJANGO)
-    staged = copy_workspace(pristine, tmp / "django")
+    repo = REPOS[args.repo]
+    pristine = prepare_workload(repo.spec)
+    staged = copy_workspace(pristine, tmp / repo.name)
     root, python = staged.root, staged.python
-    (root / "pyproject.toml").write_text((root / "pyproject.toml").read_text() + TYPECHECK_ONLY)
-    results["files"] = sum(1 for _ in (root / "django").rglob("*.py"))
-    print(f"Django {DJANGO.version}: {results['files']} .py files in django/; cold CLI ...")
+    pyproject = root / "pyproject.toml"
+    pyproject.write_text(repo.staged_pyproject(pyproject.read_text()) + TYPECHECK_ONLY)
+    results["files"] = sum(1 for _ in (root / repo.package).rglob("*.py"))
+    print(f"{repo.name} {repo.spec.version}: {results['files']} .py files in {repo.package}/; "
+          "cold CLI ...")  # fmt: skip
     base = run_cold(root, python, args.cold_timeout)
     results["cold_ms"], results["cold_error"] = round(base.ms), base.error
     results["base_diagnostics"] = None if base.diagnostics is None else len(base.diagnostics)
     print(f"  cold CLI on the tree: {base.ms:.0f} ms ({base.error or 'ok'})", flush=True)
-    patches = scale_patches(args.first_timeout, args.warm_timeout, args.interface_timeout,
+    patches = scale_patches(repo, args.first_timeout, args.warm_timeout, args.interface_timeout,
                             args.runs)  # fmt: skip
     paths = RuntimePaths(tmp / "run")
     daemon = Daemon(paths, root, python)
@@ -202,7 +214,7 @@ def run(args: argparse.Namespace, tmp: Path, results: dict[str, Any]) -> None:
     finally:
         daemon.stop()
         if paths.log_file.is_file():
-            shutil.copy(paths.log_file, args.out / "scale-daemon.log")
+            shutil.copy(paths.log_file, args.out / f"{_stem(repo)}-daemon.log")
     for result, patch in zip(results["patches"], patches, strict=False):
         if base.diagnostics is None:
             result["cold_error"] = f"no oracle: the base's cold run failed ({base.error})"
@@ -212,6 +224,7 @@ def run(args: argparse.Namespace, tmp: Path, results: dict[str, Any]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    repo = REPOS[args.repo]
     args.out.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     results: dict[str, Any] = {
@@ -219,7 +232,7 @@ def main(argv: list[str] | None = None) -> int:
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, "
         f"Python {platform.python_version()}",
         "pyright": checker_version(),
-        "workload": f"django {DJANGO.version} (django/ + pyproject.toml)",
+        "workload": f"{repo.name} {repo.spec.version} ({repo.package}/ + pyproject.toml)",
         "load_start": _load(),
         "patches": [],
     }
@@ -233,12 +246,14 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(tmp, ignore_errors=True)
         results["load_end"] = _load()
         results["runtime_s"] = round(time.perf_counter() - started)
-        (args.out / "scale.json").write_text(json.dumps(results, indent=2, default=str) + "\n")
+        (args.out / f"{_stem(repo)}.json").write_text(
+            json.dumps(results, indent=2, default=str) + "\n"
+        )
     table = render(results)
-    (args.out / "scale.md").write_text(table)
+    (args.out / f"{_stem(repo)}.md").write_text(table)
     print()
     print(table)
-    print(f"written: {args.out / 'scale.json'}, {args.out / 'scale.md'} "
+    print(f"written: {args.out / _stem(repo)}.json and .md "
           f"({results['runtime_s']} s)")  # fmt: skip
     return 0
 

@@ -1,8 +1,6 @@
-"""The scale bench's patches on Django 5.2.8, and their cold verdicts (the oracle).
+"""The scale bench's patches on a repository (``bench.scale_repos``), and their cold verdicts.
 
-Each patch is an exact text edit of one module, salted per run (a run-specific string or comment)
-so that no run can be answered from an identical earlier request; an anchor that is not found
-exactly once stops the bench (a different Django would need new anchors). The oracle is the cold
+The oracle is the cold
 pyright CLI on the patched tree written to a copy, diffed against the cold run of the base as the
 daemon diffs (``tests.support.oracle``); its wall time is also the cold CLI on the patched tree.
 """
@@ -24,9 +22,7 @@ from tests.support.oracle import cold_pyright, introduced_between, surplus, writ
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
-LEAF = "django/core/management/commands/check.py"  # a management command: nothing imports it
-HUB = "django/utils/text.py"  # capfirst: unannotated, imported across the package
-CAPFIRST = "def capfirst(x):\n"
+    from bench.scale_repos import ScaleRepo
 
 
 @dataclass(frozen=True)
@@ -46,47 +42,22 @@ class ScalePatch:
         return FileChange(self.path, hashlib.sha256(raw).hexdigest(), content)
 
 
-def _replace_once(text: str, old: str, new: str) -> str:
-    if text.count(old) != 1:
-        raise ValueError(f"anchor {old!r} is not in the module exactly once")
-    return text.replace(old, new)
-
-
-def _comment(text: str, run: int) -> str:
-    return f"{text.rstrip()}\n# prewrite scale bench: a comment (run {run})\n"
-
-
-def _leaf_body(text: str, run: int) -> str:
-    anchor = "    def handle(self, *app_labels, **options):\n"
-    return _replace_once(text, anchor, f'{anchor}        _pw_salt = "run {run}"\n')
-
-
-def _hub_body(text: str, run: int) -> str:
-    anchor = f'{CAPFIRST}    """Capitalize the first letter of a string."""\n'
-    return _replace_once(text, anchor, f'{anchor}    _pw_salt = "run {run}"\n')
-
-
-def _new_parameter(text: str, run: int) -> str:
-    return _replace_once(text, CAPFIRST, f'def capfirst(x, pw_suffix="{run}"):\n')
-
-
-def _return_annotation(text: str, run: int) -> str:
-    return _replace_once(text, CAPFIRST, f"def capfirst(x) -> int:  # run {run}\n")
-
-
-def scale_patches(first_s: float, warm_s: float, interface_s: float, runs: int) -> list[ScalePatch]:
+def scale_patches(
+    repo: ScaleRepo, first_s: float, warm_s: float, interface_s: float, runs: int
+) -> list[ScalePatch]:
     """The bench's patches in the order they are checked; the first is the daemon's first check."""
+    hub = repo.hub_what.split(" (")[0]
     return [
         ScalePatch("first_check", "comment-only edit of a leaf module (the daemon's first check)",
-                   LEAF, _comment, 1, first_s),
-        ScalePatch("leaf_body", "body edit of a leaf (management command check.handle)",
-                   LEAF, _leaf_body, runs, warm_s),
-        ScalePatch("hub_body", "body edit of a hub (utils.text.capfirst)",
-                   HUB, _hub_body, runs, warm_s),
-        ScalePatch("interface", "interface change: capfirst gains a parameter with a default",
-                   HUB, _new_parameter, 3, interface_s),
-        ScalePatch("interface_red", "interface change: capfirst declared to return int (red)",
-                   HUB, _return_annotation, 1, interface_s),
+                   repo.leaf, repo.comment, 1, first_s),
+        ScalePatch("leaf_body", f"body edit of a leaf ({repo.leaf_what})",
+                   repo.leaf, repo.leaf_body, runs, warm_s),
+        ScalePatch("hub_body", f"body edit of a hub ({repo.hub_what})",
+                   repo.hub, repo.hub_body, runs, warm_s),
+        ScalePatch("interface", f"interface change: {hub} gains a parameter with a default",
+                   repo.hub, repo.new_parameter, 3, interface_s),
+        ScalePatch("interface_red", f"interface change: {hub} declared to return int (red)",
+                   repo.hub, repo.return_annotation, 1, interface_s),
     ]  # fmt: skip
 
 
