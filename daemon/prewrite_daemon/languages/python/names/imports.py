@@ -16,6 +16,7 @@ import re
 from collections import defaultdict
 from typing import TYPE_CHECKING, cast
 
+from prewrite_daemon.languages.python.syntax import locked
 from prewrite_daemon.languages.python.syntax.parse_cache import parse_shared
 
 if TYPE_CHECKING:
@@ -90,7 +91,7 @@ class ImportGraph:
                 self._by_name[name].discard(rel)
             return
         try:
-            tree = ast.parse(source)
+            tree = locked.parse(source)
         except (SyntaxError, ValueError):
             tree = ast.Module(body=[], type_ignores=[])
         self._imports[rel] = imported_names(rel, tree)

@@ -38,6 +38,7 @@ from prewrite_daemon.languages.python.names.resolver import (
 from prewrite_daemon.languages.python.names.symbol_changes import star_names
 from prewrite_daemon.languages.python.names.symbols import Collected
 from prewrite_daemon.languages.python.protocols.names import ProtocolFacts, facts_of, opaque_facts
+from prewrite_daemon.languages.python.syntax import locked
 from prewrite_daemon.languages.python.syntax.parse_cache import parse_shared
 
 # An import anywhere in a text that does not parse: after a ``;``, inside a one-line ``if``, in a
@@ -128,7 +129,7 @@ def opaque_summary(rel: str, source: str) -> Summary:
             stmts.append(f"from {dots}{module} import _")
         for stmt in stmts:
             try:
-                tree = ast.parse(stmt)
+                tree = locked.parse(stmt)
             except SyntaxError:
                 continue
             names |= imported_names(rel, tree)

@@ -11,12 +11,16 @@ renames in place) parses its own copy with ``parse_private``.
 
 from __future__ import annotations
 
-import ast
 import functools
 import warnings
+from typing import TYPE_CHECKING
 
+from prewrite_daemon.languages.python.syntax import locked
 from prewrite_daemon.languages.python.syntax.newer import parse_newer
 from prewrite_daemon.languages.python.syntax.parse_child import is_large
+
+if TYPE_CHECKING:
+    import ast
 
 _KEPT = 16  # trees of the last texts parsed: a hub module's is a few MB at most
 
@@ -39,7 +43,7 @@ def parse_private(source: str) -> ast.Module | None:
     try:
         with warnings.catch_warnings():  # "\d" in a string: the file's own business
             warnings.simplefilter("ignore")
-            return ast.parse(source, type_comments=True)
+            return locked.parse(source, type_comments=True)
     except SyntaxError:
         return parse_newer(source)
     except (ValueError, RecursionError, MemoryError):
