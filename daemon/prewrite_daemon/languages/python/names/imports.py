@@ -17,7 +17,7 @@ from collections import defaultdict
 from typing import TYPE_CHECKING, cast
 
 from prewrite_daemon.languages.python.syntax import locked
-from prewrite_daemon.languages.python.syntax.parse_cache import parse_shared
+from prewrite_daemon.languages.python.syntax.parse_cache import KEPT, parse_shared
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
@@ -254,7 +254,7 @@ def _blanked(node: ast.AST, in_class: bool) -> ast.AST:
     return out
 
 
-@functools.lru_cache(maxsize=16)  # an agent re-checks against the same base text
+@functools.lru_cache(maxsize=KEPT)  # agents re-check against the same base texts
 def interface_of(source: str) -> str | None:
     """A canonical dump of what importers can see; None when the source does not parse."""
     tree = parse_shared(source)

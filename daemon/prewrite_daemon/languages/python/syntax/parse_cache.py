@@ -22,10 +22,15 @@ from prewrite_daemon.languages.python.syntax.parse_child import is_large
 if TYPE_CHECKING:
     import ast
 
-_KEPT = 16  # trees of the last texts parsed: a hub module's is a few MB at most
+# Trees of the last texts parsed (a module of 40 KB: ~1.6 MB, its summary ~1 MB more; a hub
+# module's a few MB). A check reads two texts, its base and its candidate, and agents checking
+# different files at once take turns: with 16 kept, eight agents evicted each other's bases
+# and every check parsed, summarised and dumped its base again (the daemon's CPU per check
+# doubled, ``python -m bench.agents``). 32 keeps the bases of ~12 agents checking at once.
+KEPT = 32
 
 
-@functools.lru_cache(maxsize=_KEPT)
+@functools.lru_cache(maxsize=KEPT)
 def parse_shared(source: str) -> ast.Module | None:
     """The tree of ``source`` (type comments included), or None when it does not parse. Shared
     with every other caller: read it, never change it."""
