@@ -1,6 +1,7 @@
 """The parse, summary and interface caches keep the base texts of eight agents checking
-different files at once: each check reads its base and its candidate, and with 16 kept the
-agents evicted each other's bases (every check parsed, summarised and dumped its base again)."""
+different files at once in uneven turns: each check reads its base and its candidate, and with
+16 kept the agents evicted each other's bases (every check parsed, summarised and dumped its
+base again)."""
 
 from __future__ import annotations
 
