@@ -2,7 +2,10 @@
 
 On httpx (60 modules, pyright judging), ``N`` agents (1, 4 and 8 by default), each a thread with
 its own ``Client`` (its own socket), check body edits of *different* files back to back, as
-parallel agents editing one repository do. Per ``N``: every check's latency as the agent sees it
+parallel agents editing one repository do. Every round checks the same eight files in turn:
+agent ``i`` of ``N`` takes files ``i, i + N, ...`` (one agent all eight, eight agents one each),
+so CPU per check compares like with like (the files cost 27-63 ms of the daemon's CPU each).
+Per ``N``: every check's latency as the agent sees it
 (p50, p95), throughput (checks per second over the run) and how the daemon's checker held up
 (RSS), and where a check's CPU went: the daemon's own process and its checker's, per check. All
 in one run, on a private daemon warmed before the first measured check. Every answer
@@ -25,11 +28,15 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bench.processes import cpu_s, percentile, rss_mb
 from prewrite.client import Client
 from prewrite.protocol import FileChange
 from tests.support.workloads import TYPECHECK_ONLY, prepare_workload
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 FILES = (
     "httpx/_utils.py", "httpx/_urls.py", "httpx/_status_codes.py", "httpx/_multipart.py",
@@ -43,31 +50,34 @@ def _body_edit(text: str, salt: str) -> str:
 
 
 class Agent(threading.Thread):
-    """One agent: ``checks`` body edits of its own file, timed as it sees them."""
+    """One agent: ``checks`` body edits of its own files in turn, timed as it sees them."""
 
-    def __init__(self, root: Path, python: str, rel: str, checks: int, go: threading.Barrier):
-        super().__init__(name=f"agent {rel}")
-        self.root, self.python, self.rel, self.checks, self.go = root, python, rel, checks, go
+    def __init__(
+        self, root: Path, python: str, rels: Sequence[str], checks: int, go: threading.Barrier
+    ):
+        super().__init__(name=f"agent {rels[0]}")
+        self.root, self.python, self.rels, self.checks, self.go = root, python, rels, checks, go
         self.latencies_ms: list[float] = []
         self.failure: str | None = None
 
     def run(self) -> None:
-        text = (self.root / self.rel).read_text()
-        base = hashlib.sha256(text.encode()).hexdigest()
+        texts = {rel: (self.root / rel).read_text() for rel in self.rels}
         try:
             with Client(call_timeout_s=120) as client:
                 self.go.wait(timeout=120)
                 for i in range(self.checks):
-                    new = _body_edit(text, str(i))
-                    change = FileChange(path=self.rel, base_sha256=base, content=new)
+                    rel = self.rels[i % len(self.rels)]
+                    base = hashlib.sha256(texts[rel].encode()).hexdigest()
+                    new = _body_edit(texts[rel], str(i))
+                    change = FileChange(path=rel, base_sha256=base, content=new)
                     t = time.perf_counter()
                     reply = client.check(self.root, [change], python=self.python, timeout_s=120)
                     self.latencies_ms.append((time.perf_counter() - t) * 1000)
-                    if not reply.ok or self.rel not in reply.checked_files:
-                        self.failure = f"{self.rel}: not a green of the patched file: {reply}"
+                    if not reply.ok or rel not in reply.checked_files:
+                        self.failure = f"{rel}: not a green of the patched file: {reply}"
                         return
         except Exception as exc:  # reported by the bench, which stops
-            self.failure = f"{self.rel}: {type(exc).__name__}: {exc}"
+            self.failure = f"{self.rels}: {type(exc).__name__}: {exc}"
 
 
 def measure(
@@ -75,7 +85,8 @@ def measure(
 ) -> dict[str, float]:
     """One round; ``pids``: the daemon's and its checker's, whose CPU per check is reported."""
     go = threading.Barrier(agents)
-    crew = [Agent(root, python, FILES[i % len(FILES)], checks, go) for i in range(agents)]
+    crew = [Agent(root, python, FILES[i :: agents] or FILES[i % len(FILES) :], checks, go)
+            for i in range(agents)]  # fmt: skip
     daemon, checker = pids
     cpu_daemon, cpu_checker = cpu_s(daemon, children=False), cpu_s(checker)
     started = time.perf_counter()
@@ -100,7 +111,7 @@ def measure(
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.agents", description=__doc__)
     parser.add_argument("--agents", default="1,4,8", help="concurrent agents per round (1,4,8)")
-    parser.add_argument("--checks", type=int, default=10, help="checks per agent (10)")
+    parser.add_argument("--checks", type=int, default=16, help="checks per agent (16)")
     args = parser.parse_args(argv)
     work = Path(tempfile.mkdtemp(prefix="pwb-agents-", dir="/tmp"))
     os.environ["PREWRITE_RUNTIME_DIR"] = str(work / "run")

@@ -146,3 +146,32 @@ async def test_a_checker_past_its_share_restarts_at_its_next_check_once(
     big.workspace.resync_needed = False  # the check restarted it; it grows back at once
     await retiring.evict({"big": big}, [big], _trusted, 10, budget=800 * MIB)
     assert not big.workspace.resync_needed  # not again within RECYCLE_EVERY_S: no thrashing
+
+
+async def test_a_checkers_size_is_measured_at_most_once_a_second(
+    stopped: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Measuring reads every process's /proc entry: not before every check of agents checking
+    back to back, but again once ``SIZE_EVERY_S`` has passed or the checker is a new process."""
+    measured: list[str] = []
+
+    def workspace_rss(ws: Any) -> int:
+        measured.append(str(ws.root))
+        return int(ws.rss)
+
+    clock = [1000.0]
+    monkeypatch.setattr(retire, "workspace_rss", workspace_rss)
+    monkeypatch.setattr(retire.time, "monotonic", lambda: clock[0])
+    a = _entry("/a", 300 * MIB)
+    retiring = retire.Retiring()
+    for _ in range(3):
+        await retiring.evict({"a": a}, [a], _trusted, 10, budget=1024 * MIB)
+        clock[0] += 0.3
+    assert measured == ["/a"]
+    clock[0] += retire.SIZE_EVERY_S
+    await retiring.evict({"a": a}, [a], _trusted, 10, budget=1024 * MIB)
+    assert measured == ["/a", "/a"]
+    a.workspace.backend = SimpleNamespace(pid=2)  # restarted: its size is the new process's
+    await retiring.evict({"a": a}, [a], _trusted, 10, budget=1024 * MIB)
+    assert measured == ["/a", "/a", "/a"]
+    assert stopped == []

@@ -16,7 +16,8 @@ import re
 from collections import defaultdict
 from typing import TYPE_CHECKING, cast
 
-from prewrite_daemon.languages.python.syntax.parse_cache import parse_shared
+from prewrite_daemon.languages.python.syntax import locked
+from prewrite_daemon.languages.python.syntax.parse_cache import KEPT, parse_shared
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
@@ -90,7 +91,7 @@ class ImportGraph:
                 self._by_name[name].discard(rel)
             return
         try:
-            tree = ast.parse(source)
+            tree = locked.parse(source)
         except (SyntaxError, ValueError):
             tree = ast.Module(body=[], type_ignores=[])
         self._imports[rel] = imported_names(rel, tree)
@@ -253,7 +254,7 @@ def _blanked(node: ast.AST, in_class: bool) -> ast.AST:
     return out
 
 
-@functools.lru_cache(maxsize=16)  # an agent re-checks against the same base text
+@functools.lru_cache(maxsize=KEPT)  # agents re-check against the same base texts
 def interface_of(source: str) -> str | None:
     """A canonical dump of what importers can see; None when the source does not parse."""
     tree = parse_shared(source)

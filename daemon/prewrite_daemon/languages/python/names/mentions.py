@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
+from prewrite_daemon.languages.python.syntax import locked
+
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
@@ -149,7 +151,7 @@ def _scan_string(text: str, out: Scan) -> None:
         out.attrs.update(stripped.split("."))
         return
     try:
-        expr = ast.parse(stripped, mode="eval")
+        expr = locked.parse(stripped, "eval")
     except (SyntaxError, ValueError):
         return
     inner = scan([expr.body])
@@ -162,7 +164,7 @@ def _scan_type_comment(comment: str, out: Scan) -> None:
         return
     for mode in ("func_type", "eval"):
         try:
-            tree = ast.parse(comment, mode=mode)
+            tree = locked.parse(comment, mode)
         except (SyntaxError, ValueError):
             continue
         inner = scan([tree])

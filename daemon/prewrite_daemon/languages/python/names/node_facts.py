@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, cast
 
+from prewrite_daemon.languages.python.syntax import locked
+
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
@@ -91,7 +93,7 @@ def signature_comment(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.AS
     if not fn.type_comment:
         return []
     try:
-        return [ast.parse(fn.type_comment, mode="func_type")]
+        return [locked.parse(fn.type_comment, "func_type")]
     except (SyntaxError, ValueError):
         return [ast.Constant(fn.type_comment)]
 

@@ -38,7 +38,8 @@ from prewrite_daemon.languages.python.names.resolver import (
 from prewrite_daemon.languages.python.names.symbol_changes import star_names
 from prewrite_daemon.languages.python.names.symbols import Collected
 from prewrite_daemon.languages.python.protocols.names import ProtocolFacts, facts_of, opaque_facts
-from prewrite_daemon.languages.python.syntax.parse_cache import parse_shared
+from prewrite_daemon.languages.python.syntax import locked
+from prewrite_daemon.languages.python.syntax.parse_cache import KEPT, parse_shared
 
 # An import anywhere in a text that does not parse: after a ``;``, inside a one-line ``if``, in a
 # string or a comment (an extra edge costs a recheck, a missed one is a wrong green).
@@ -85,7 +86,7 @@ class Summary:
     inner_bases: frozenset[str] = frozenset()  # tags in headers of classes not at module level
 
 
-@functools.lru_cache(maxsize=16)  # the parsed trees are kept: a few MB each at most
+@functools.lru_cache(maxsize=KEPT)  # as many as the trees kept (``parse_cache.KEPT``)
 def summarize(rel: str, source: str) -> tuple[Summary, Collected | None]:
     """The file's summary, and its regions (None: it does not parse). Cached: a check parses
     the base text the graph has just summarised, and an agent re-checks the same file."""
@@ -128,7 +129,7 @@ def opaque_summary(rel: str, source: str) -> Summary:
             stmts.append(f"from {dots}{module} import _")
         for stmt in stmts:
             try:
-                tree = ast.parse(stmt)
+                tree = locked.parse(stmt)
             except SyntaxError:
                 continue
             names |= imported_names(rel, tree)

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from prewrite_daemon.languages.python.protocols.syntax import children
+from prewrite_daemon.languages.python.syntax import locked
 from prewrite_daemon.languages.python.syntax.newer import ALIAS_MARK
 
 if TYPE_CHECKING:
@@ -196,6 +197,6 @@ def forward_ref(text: str) -> list[ast.AST]:
     if len(text) > _FORWARD_REF_MAX or "\n" in text or not text.strip():
         return []
     try:
-        return [ast.parse(text.strip(), mode="eval").body]
+        return [locked.parse(text.strip(), "eval").body]
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return []

@@ -19,7 +19,6 @@ joins only where it is bound).
 
 from __future__ import annotations
 
-import ast
 import functools
 import hashlib
 import json
@@ -29,7 +28,7 @@ import sys
 import warnings
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from prewrite_daemon.languages.python.protocols.answer import CORE, facts_from_json, facts_to_json
 from prewrite_daemon.languages.python.protocols.files import (
@@ -45,7 +44,11 @@ from prewrite_daemon.languages.python.protocols.names import (
     opaque_facts,
     prune,
 )
+from prewrite_daemon.languages.python.syntax import locked
 from prewrite_daemon.languages.python.syntax.newer import parse_newer
+
+if TYPE_CHECKING:
+    import ast
 
 MAX_JSON = 512 * 1024 * 1024
 # The code the facts depend on: every module of this package, and the newer-syntax readers.
@@ -136,7 +139,7 @@ def file_facts(data: bytes, path: str) -> ProtocolFacts:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # "\d" in a string: the file's own business
-            tree = ast.parse(data)
+            tree = locked.parse(data)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         tree = parse_newer(data.decode("utf-8", "replace"))
     try:

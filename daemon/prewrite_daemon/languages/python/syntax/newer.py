@@ -24,8 +24,13 @@ Anything else that ``ast`` still refuses stays refused (None): the caller's safe
 
 from __future__ import annotations
 
-import ast
 import warnings
+from typing import TYPE_CHECKING
+
+from prewrite_daemon.languages.python.syntax import locked
+
+if TYPE_CHECKING:
+    import ast
 
 TYPE_PARAMS_MARK = "__prewrite_type_params__"
 ALIAS_MARK = "__prewrite_type_alias__"
@@ -42,7 +47,7 @@ def parse_newer(source: str) -> ast.Module | None:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            return ast.parse(code, type_comments=True)
+            return locked.parse(code, type_comments=True)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
 

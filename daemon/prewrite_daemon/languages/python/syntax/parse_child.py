@@ -18,7 +18,6 @@ importer is kept — sound). A child that fails or runs past ``CHILD_TIMEOUT_S``
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import json
 import logging
@@ -31,6 +30,7 @@ from pathlib import Path
 
 from prewrite.errors import BackendFailed
 from prewrite_daemon.backends.process import ChildLimits, limited_argv
+from prewrite_daemon.languages.python.syntax import locked
 from prewrite_daemon.languages.python.syntax.newer import parse_newer
 
 IN_PROCESS_LIMIT = 256 * 1024  # characters
@@ -87,7 +87,7 @@ def syntax_error_here(text: str) -> SyntaxIssue | None:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # e.g. invalid escape sequences: not errors
-            ast.parse(text, type_comments=False)
+            locked.parse(text)
     except SyntaxError as exc:
         if parse_newer(text) is not None:
             return None  # valid in a newer Python than the daemon's (the checker judges)
