@@ -11,6 +11,7 @@ daemon's idea of them; pyright is prewrite's (``cold_pyright``).
 
 from __future__ import annotations
 
+import os
 import subprocess
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -50,9 +51,14 @@ def _mypy(project: Project, tree: Path, python: str) -> list[Diagnostic]:
     tool = oracle_tool(python)
     seen: set[tuple[str, int, int, str, str]] = set()
     out: list[Diagnostic] = []
+    # CI installs the package it checks (tox, ``pip install -e .``): a src layout's package is
+    # found from any target (structlog's ``mypy tests/typing``), as the patched tree has it.
+    env = dict(os.environ)
+    if (tree / "src").is_dir():
+        env["MYPYPATH"] = str(tree / "src")
     for targets in project.ci_mypy:
         argv = ["timeout", str(int(TIMEOUT_S)), *cli_argv(tool, python, list(targets))]
-        done = subprocess.run(argv, cwd=tree, capture_output=True, text=True,
+        done = subprocess.run(argv, cwd=tree, capture_output=True, text=True, env=env,
                               timeout=TIMEOUT_S + 30, check=False)  # fmt: skip
         if done.returncode not in (0, 1):
             raise RuntimeError(f"cold mypy exited {done.returncode}: {done.stdout[-800:]}"
