@@ -40,6 +40,7 @@ def _diag(d: Diagnostic) -> str:
 
 
 def _prewrite(client: Client, root: Path, python: str, case: Case) -> dict[str, Any]:
+    t = time.perf_counter()
     try:
         reply: CheckReply = client.check(str(root), case.changes, python=python,
                                          timeout_s=TIMEOUT_S, return_contents=False,
@@ -52,7 +53,7 @@ def _prewrite(client: Client, root: Path, python: str, case: Case) -> dict[str, 
         "diagnostics": [_diag(d) for d in reply.diagnostics],
         "verified": [v for v in reply.verified if "typecheck" in v or "judged" in v],
         "not_verified": list(reply.not_verified),
-        "ms": reply.timings_ms.get("total"),
+        "ms": round((time.perf_counter() - t) * 1000),
     }
 
 
