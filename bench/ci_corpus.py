@@ -73,12 +73,13 @@ def _oracle(project: Project, ws: Workload, checkers: list[str], case: Case, scr
 
 
 def _project(project: Project, work: Path, client: Client, ws: dict[str, Workload],
-             out: list[dict[str, Any]]) -> None:  # fmt: skip
+             out: list[dict[str, Any]], only: str = "") -> None:  # fmt: skip
     untrusted, trusted = ws["u"], ws["t"]
     checkers = configured(untrusted.root)
     base = cold(project, untrusted.root, untrusted.python, checkers)
     label = mypy_label(untrusted.python)
-    for i, case in enumerate(cases(project, untrusted.root)):
+    chosen = [c for c in cases(project, untrusted.root) if only in c.name]
+    for i, case in enumerate(chosen):
         row: dict[str, Any] = {"project": project.name, "case": case.name,
                                "checkers": checkers, "oracle_mypy": label}  # fmt: skip
         row["cold"] = _oracle(project, untrusted, checkers, case, work / f"p{i}", base)
@@ -96,6 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.ci_corpus")
     parser.add_argument("--projects", default=",".join(PROJECTS))
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--only", default="", help="the cases whose name holds this text")
     args = parser.parse_args(argv)
     names = [n.strip() for n in args.projects.split(",") if n.strip()]
     if unknown := [n for n in names if n not in PROJECTS]:
@@ -119,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
             try:
                 for name, ws in staged.items():
                     try:
-                        _project(PROJECTS[name], work / name, client, ws, rows)
+                        _project(PROJECTS[name], work / name, client, ws, rows, args.only)
                     except Exception as exc:
                         rows.append({"project": name, "case": "(project)",
                                      "error": f"{type(exc).__name__}: {exc}"[:1500]})  # fmt: skip

@@ -126,5 +126,33 @@ def _extra(project: Project, root: Path) -> list[Case]:
     return out
 
 
+BODY = re.compile(r"^def \w+\([^()]*\)[^:\n]*:\n(?P<indent>[ ]+)(?!\"\"\"|\'\'\')\S",
+                  re.MULTILINE)  # fmt: skip
+IGNORE = re.compile(r"#\s*type:\s*ignore")
+
+
+def warm_cases(project: Project, root: Path) -> list[Case]:
+    """Two body edits dmypy answers warm: a module holding no ignore comment, the statement put
+    first in a function's body (its interface unchanged, so ``check.whole.why_cold`` says none)."""
+    for rel, text in _sources(root, project.package).items():
+        found = BODY.search(text) if rel.endswith(".py") and not IGNORE.search(text) else None
+        if found is None:
+            continue
+        at, pad = found.end() - 1, found.group("indent")
+        red, green = f'_pw: int = "x"\n{pad}', f"_pw: int = 1\n{pad}"
+        return [
+            Case(f"warm: a wrong assignment in a body ({rel})",
+                 [change_file(root, rel, text[:at] + red + text[at:])]),
+            Case(f"warm: a correct statement in a body ({rel})",
+                 [change_file(root, rel, text[:at] + green + text[at:])]),
+        ]  # fmt: skip
+    return []
+
+
 def cases(project: Project, root: Path) -> list[Case]:
-    return [release_case(project, root), *generated_cases(project, root), *_extra(project, root)]
+    return [
+        release_case(project, root),
+        *generated_cases(project, root),
+        *_extra(project, root),
+        *warm_cases(project, root),
+    ]
