@@ -36,6 +36,9 @@ WORKFLOWS = ".github/workflows"
 MAKEFILES = ("GNUmakefile", "makefile", "Makefile")
 MAX_WORKFLOWS = 100
 _TOX_KEYS = {"commands", "commands_pre", "commands_post", "deps"}
+# A tox factor condition before a command or a dep (``mypy: mypy tests/typing``,
+# ``py3{8,9}-!tests: ...``): the line runs in the environments it names.
+_TOX_FACTORS = re.compile(r"^[!\w.{},-]+:\s+")
 _NOX_CALLS = {"run", "run_always", "run_install", "install"}
 _EXACT = re.compile(r"^v?(\d+\.\d+\.\d+[\w.+-]*)$")
 
@@ -128,6 +131,7 @@ def _tox(rel: str, text: str, found: CiFindings) -> None:
         if key not in _TOX_KEYS:
             continue
         where = f"{rel}:{number}"
+        stripped = _TOX_FACTORS.sub("", stripped)
         found.pins += pins_in_text(stripped, where)
         if key != "deps":
             found.runs += recognise_text(stripped.lstrip("-!"), where)

@@ -101,6 +101,18 @@ def mypy_settings(read: Reader) -> tuple[str, str]:
     return (name, repr(sections))
 
 
+def dmypy_only_flags(read: Reader) -> tuple[str, ...]:
+    """dmypy refuses ``follow_imports = silent`` (it did not start on pydantic-settings 2.6.1):
+    it runs with ``normal``, which reports more (errors in followed modules no target names;
+    red, never green, where they are new), while the cold CLI keeps the configuration's."""
+    _, _, parsed = _read_config(read)
+    if isinstance(parsed, dict):
+        value = cast("dict[str, Any]", parsed.get("mypy") or {}).get("follow_imports")
+    else:
+        value = parsed.get("mypy", "follow_imports", fallback=None) if parsed else None
+    return ("--follow-imports", "normal") if str(value).strip() == "silent" else ()
+
+
 @dataclass
 class MypyEnvironment:
     python_env: PythonEnvironment
@@ -236,7 +248,8 @@ class MypyLanguage(PythonProgramChecker):
         ci = env.ci
         return DmypyBackend(
             shadow_root, env.tool, env.python_executable, state,
-            lambda: targets(shadow_root, None, ci), ci.flags,
+            lambda: targets(shadow_root, None, ci),
+            (*ci.flags, *dmypy_only_flags(disk_reader(shadow_root))),
         )  # fmt: skip
 
     def make_ready(self, cwd: Path) -> ReadyChecker | None:

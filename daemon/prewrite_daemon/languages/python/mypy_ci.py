@@ -52,16 +52,28 @@ class CiMypy:
 
 
 def ci_mypy(root: Path) -> CiMypy:
-    """The first mypy run CI's files show with targets prewrite can follow (workflows first),
-    else the first at all (for its settings); nothing found: the defaults."""
+    """The targets of every mypy run CI's files show with targets prewrite can follow, united
+    (CI is red when any of them is: structlog's tox runs ``mypy src`` and ``mypy tests/typing``,
+    and following the first alone answered green a patch that broke only the second), with the
+    settings of the first (workflows first); no such run: the first at all (for its settings);
+    nothing found: the defaults."""
     runs = [r for r in read_ci(root).runs if r.tool == "mypy"]
     usable = [r for r in runs if r.targets and all(_inside(root, t) for t in r.targets)]
     chosen = usable[0] if usable else (runs[0] if runs else None)
     if chosen is None:
         return CiMypy()
     flags, skipped = _flags(chosen)
-    targets = tuple(chosen.targets or ()) if chosen in usable else ()
-    return CiMypy(targets, flags, chosen.where, skipped)
+    if not usable:
+        return CiMypy((), flags, chosen.where, skipped)
+    named = list(dict.fromkeys(t.rstrip("/") for r in usable for t in r.targets or ()))
+    targets = tuple(t for t in named if not any(_under(t, other) for other in named))
+    where = ", ".join(dict.fromkeys(r.where for r in usable))
+    return CiMypy(targets, flags, where, skipped)
+
+
+def _under(target: str, other: str) -> bool:
+    """``target`` lies inside another target ``other`` (mypy would be given its files twice)."""
+    return target != other and (other in (".", "") or target.startswith(other + "/"))
 
 
 def _inside(root: Path, target: str) -> bool:

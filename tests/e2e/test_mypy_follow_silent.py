@@ -1,0 +1,67 @@
+"""A project whose mypy settings say ``follow_imports = "silent"`` (pydantic-settings 2.6.1):
+dmypy refuses that setting ("dmypy: follow-imports=silent not supported") and did not start, so
+every check of such a project failed (found by ``bench.ci_corpus``, the replica of issue 22's
+corpus). dmypy now runs with ``--follow-imports normal``; each patch here is judged by the daemon
+and by cold ``mypy`` on the patched copy (the configuration's ``silent``), with the designed
+verdict.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pytest
+
+from prewrite.changes import change_file
+from tests.support.mypy_oracle import MypyOracle, differences
+from tests.support.oracle import normalize_paths
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from prewrite.client import Client
+    from prewrite.protocol import FileChange
+
+pytestmark = [pytest.mark.e2e]
+
+PYPROJECT = '[tool.mypy]\nfollow_imports = "silent"\nstrict = true\n'
+LIB = "def name(x: int) -> str:\n    return str(x)\n"
+USE = "from pkg.lib import name\n\nvalue: str = name(1)\n"
+BAD = "z: int = 'no'\n"
+
+
+def _repo(root: Path) -> Path:
+    (root / "pkg").mkdir(parents=True)
+    (root / "pyproject.toml").write_text(PYPROJECT)
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "lib.py").write_text(LIB)
+    (root / "pkg" / "use.py").write_text(USE)
+    return root
+
+
+@pytest.mark.timeout(300)
+def test_a_silent_follow_imports_project_is_judged(
+    client: Client, python_exe: str, tmp_path: Path
+) -> None:
+    root = _repo(tmp_path / "silent")
+    narrowed = LIB.replace("-> str", "-> int").replace("str(x)", "x")
+    cases: list[tuple[str, tuple[FileChange, ...], bool]] = [
+        ("an error in the package", (change_file(root, "pkg/lib.py", LIB + BAD),), True),
+        ("a break seen in an importer", (change_file(root, "pkg/lib.py", narrowed),), True),
+        ("a clean body edit", (change_file(root, "pkg/lib.py", LIB.replace("(x)", "(x + 1)")),),
+         False),
+    ]  # fmt: skip
+    oracle = MypyOracle(root, python_exe)
+    failures: list[str] = []
+    for n, (name, changes, red) in enumerate(cases):
+        reply = client.check(root, changes, python=python_exe, timeout_s=120)
+        expected = oracle.expected(changes, tmp_path / f"cold-{n}")
+        only_daemon, only_oracle = differences(normalize_paths(reply.diagnostics, root), expected)
+        if only_daemon or only_oracle or reply.ok == red or bool(expected) != red:
+            failures.append(
+                f"{name}: ok={reply.ok} (designed red={red}), oracle {len(expected)}\n"
+                f"  only daemon: {only_daemon}\n  only oracle: {only_oracle}"
+            )
+        if not any("judged by mypy" in v for v in reply.verified):
+            failures.append(f"{name}: not judged by mypy: {reply.verified}")
+    assert not failures, "\n".join(failures)
