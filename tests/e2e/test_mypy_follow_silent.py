@@ -65,3 +65,33 @@ def test_a_silent_follow_imports_project_is_judged(
         if not any("judged by mypy" in v for v in reply.verified):
             failures.append(f"{name}: not judged by mypy: {reply.verified}")
     assert not failures, "\n".join(failures)
+
+
+@pytest.mark.timeout(300)
+def test_silent_reports_only_the_targets_as_cold_mypy_does(
+    client: Client, python_exe: str, tmp_path: Path
+) -> None:
+    """``files`` names ``pkg/use.py`` only: ``pkg/lib.py`` is followed, and ``silent`` hides its
+    errors. dmypy follows ``normal`` and reports them; the daemon keeps the targets' files only
+    (before: a new error in ``lib.py`` answered red where CI's mypy is green)."""
+    root = _repo(tmp_path / "targets")
+    (root / "pyproject.toml").write_text(PYPROJECT + 'files = ["pkg/use.py"]\n')
+    narrowed = LIB.replace("-> str", "-> int").replace("str(x)", "x")
+    cases: list[tuple[str, tuple[FileChange, ...], bool]] = [
+        ("an error in a module only followed", (change_file(root, "pkg/lib.py", LIB + BAD),),
+         False),
+        ("a break it causes in a target", (change_file(root, "pkg/lib.py", narrowed),), True),
+        ("an error in the target", (change_file(root, "pkg/use.py", USE + BAD),), True),
+    ]  # fmt: skip
+    oracle = MypyOracle(root, python_exe)
+    failures: list[str] = []
+    for n, (name, changes, red) in enumerate(cases):
+        reply = client.check(root, changes, python=python_exe, timeout_s=120)
+        expected = oracle.expected(changes, tmp_path / f"cold-{n}")
+        only_daemon, only_oracle = differences(normalize_paths(reply.diagnostics, root), expected)
+        if only_daemon or only_oracle or reply.ok == red or bool(expected) != red:
+            failures.append(
+                f"{name}: ok={reply.ok} (designed red={red}), oracle {len(expected)}\n"
+                f"  only daemon: {only_daemon}\n  only oracle: {only_oracle}"
+            )
+    assert not failures, "\n".join(failures)

@@ -56,13 +56,19 @@ class DmypyBackend:
         state_dir: Path,
         targets: Callable[[], list[str]],
         extra: Sequence[str] = (),
+        *,
+        only_targets: bool = False,
     ) -> None:
+        """``only_targets``: report only the files ``targets()`` names (a configuration's
+        ``follow_imports = silent``, which dmypy refuses: it follows ``normal`` and this drops
+        what ``silent`` would not have reported, the errors of modules only followed)."""
         self.shadow_root = shadow_root
         self.tool = tool
         self._python_executable = python_executable
         self._status = state_dir / "dmypy.json"
         self._targets = targets
         self._extra = tuple(extra)  # CI's settings on mypy's command line
+        self._only_targets = only_targets
         self._state = BackendState.EXITED
         self._child = Child("dmypy", self._lost)
         self._laid: set[str] = set()  # files dmypy may have read otherwise than the shadow has them
@@ -245,10 +251,11 @@ class DmypyBackend:
             self._state = BackendState.ERRORED
             raise BackendFailed(f"dmypy failed (exit {code}): {(err or out)[-2000:]}")
         try:
-            return parse_report(out, self.shadow_root)
+            report = parse_report(out, self.shadow_root)
         except MypyOutputError as exc:
             self._state = BackendState.ERRORED
             raise BackendFailed(f"dmypy's answer could not be read: {exc}") from exc
+        return only_under(report, self._targets()) if self._only_targets else report
 
     async def _ask(self, connection: str, timeout_s: float) -> tuple[int, str, str]:
         """``dmypy check <targets>`` on the socket: what its client would exit with and print
@@ -267,6 +274,22 @@ class DmypyBackend:
         if not isinstance(code, int) or not isinstance(out, str) or not isinstance(err, str):
             return 2, "", f"dmypy's answer has no status, out and err: {str(answer)[:500]}"
         return code, out, err
+
+
+def only_under(report: Report, targets: list[str]) -> Report:
+    """The files of ``report`` that ``targets`` name (a file, or one under a directory), as
+    ``follow_imports = silent`` reports; a target that is not a plain relative path (a flag, an
+    absolute path) keeps everything (more reported, never less)."""
+    plain = [os.path.normpath(t) for t in targets]
+    if any(t.startswith(("-", "/")) or t.startswith("..") for t in plain):
+        return report
+    if "." in plain:
+        return report
+    return {
+        rel: found
+        for rel, found in report.items()
+        if any(rel == t or rel.startswith(t + "/") for t in plain)
+    }
 
 
 async def _drain(stdout: asyncio.StreamReader) -> None:

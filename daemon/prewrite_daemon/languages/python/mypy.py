@@ -3,9 +3,8 @@
 The files, the graph and the environment are Python's (``languages.python.language``); what
 differs is the checker: dmypy warm (``backends.dmypy``), the ``mypy`` CLI cold, the project's
 own configuration file, and the whole program answered at once (``check.whole``). What mypy
-checks is what the configuration's ``files`` names, else every top-level package and module of
-the root (``targets``) — a project's CI usually names its package and its tests, which is the
-same set for the usual layout. The targets are always named, ``files`` included: the mypy CLI
+checks is what CI's mypy names, else the configuration's ``files``, else every top-level package
+and module of the root (``targets``). The targets are always named, ``files`` included: the mypy CLI
 reads ``files`` when given none, but dmypy's ``check`` request checks exactly the files it
 carries, and an empty one checks nothing (every patch green).
 """
@@ -41,6 +40,8 @@ from prewrite_daemon.languages.readers import disk_reader
 from prewrite_daemon.shadow.scan import skipped_dir
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from prewrite_daemon.backends.base import Backend, RawDiagnostic
     from prewrite_daemon.backends.ready import ReadyChecker
     from prewrite_daemon.languages.base import Environment
@@ -101,16 +102,20 @@ def mypy_settings(read: Reader) -> tuple[str, str]:
     return (name, repr(sections))
 
 
-def dmypy_only_flags(read: Reader) -> tuple[str, ...]:
-    """dmypy refuses ``follow_imports = silent`` (it did not start on pydantic-settings 2.6.1):
-    it runs with ``normal``, which reports more (errors in followed modules no target names;
-    red, never green, where they are new), while the cold CLI keeps the configuration's."""
+def dmypy_only_flags(read: Reader, ci_flags: Sequence[str] = ()) -> tuple[str, ...]:
+    """dmypy refuses ``follow_imports = silent`` (pydantic-settings 2.6.1's): it runs with
+    ``normal`` (last, so it wins over CI's flag), reporting the targets' files only
+    (``DmypyBackend(only_targets=True)``), as ``silent`` does; the cold CLI keeps ``silent``."""
     _, _, parsed = _read_config(read)
     if isinstance(parsed, dict):
         value = cast("dict[str, Any]", parsed.get("mypy") or {}).get("follow_imports")
     else:
         value = parsed.get("mypy", "follow_imports", fallback=None) if parsed else None
-    return ("--follow-imports", "normal") if str(value).strip() == "silent" else ()
+    said = [str(value).strip()] if value is not None else []
+    for flag, after in zip(ci_flags, [*ci_flags[1:], ""], strict=False):
+        if flag.startswith("--follow-imports"):
+            said.append(flag.partition("=")[2] if "=" in flag else after)
+    return ("--follow-imports", "normal") if said and said[-1] == "silent" else ()
 
 
 @dataclass
@@ -246,10 +251,11 @@ class MypyLanguage(PythonProgramChecker):
             raise UntrustedWorkspace(env.refusal)
         state = shadow_root.parent / f"{shadow_root.name}.dmypy"
         ci = env.ci
+        silent = dmypy_only_flags(disk_reader(shadow_root), ci.flags)
         return DmypyBackend(
             shadow_root, env.tool, env.python_executable, state,
             lambda: targets(shadow_root, None, ci),
-            (*ci.flags, *dmypy_only_flags(disk_reader(shadow_root))),
+            (*ci.flags, *silent), only_targets=bool(silent),
         )  # fmt: skip
 
     def make_ready(self, cwd: Path) -> ReadyChecker | None:
