@@ -25,6 +25,7 @@ from prewrite.errors import UnreadableFile
 from prewrite.files import read_text
 from prewrite_daemon.ci.commands import pins_in, pins_in_text, recognise, recognise_text
 from prewrite_daemon.ci.sources import action_runs, hook_runs, run_lines
+from prewrite_daemon.concurrency.parse_lock import PARSE_LOCK
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -140,7 +141,8 @@ def _tox(rel: str, text: str, found: CiFindings) -> None:
 def _nox(rel: str, text: str, found: CiFindings) -> None:
     """``session.run("mypy", "src")`` and ``session.install("ruff==0.6.9")``, parsed."""
     try:
-        tree = ast.parse(text, rel)
+        with PARSE_LOCK:  # CPython 3.11's AST constructor is not thread-safe (``parse_lock``)
+            tree = ast.parse(text, rel)
         nodes = list(ast.walk(tree))
     except (SyntaxError, ValueError, RecursionError):
         found.unread.append(f"{rel} does not parse as Python")

@@ -2,5 +2,6 @@
 (``parse_child``), syntax newer than the daemon's Python under the project's grammar (``newer``,
 ``newer_cst``).
 
-May import: ``backends.process`` and the standard library (and libcst, lazily).
+May import: ``backends.process``, ``concurrency.parse_lock`` and the standard library (and
+libcst, lazily).
 """

@@ -8,17 +8,16 @@ constructor recursion depth mismatch`` (cpython gh-106905). Checks run their par
 threads, and with eight agents checking at once this failed one check in ten as an internal
 error (``python -m bench.agents``, 2026-12-03). Every parse in the daemon goes through
 ``parse``; serialising them costs nothing, since a parse holds the interpreter lock anyway.
-The lock is re-entrant: a finalizer that parses (a traceback's carets) on the parsing thread
-must not deadlock.
+The lock (``concurrency.parse_lock``, shared with ``ci.files``) is re-entrant: a finalizer that
+parses (a traceback's carets) on the parsing thread must not deadlock.
 """
 
 from __future__ import annotations
 
 import ast
-import threading
 from typing import Literal, overload
 
-_LOCK = threading.RLock()
+from prewrite_daemon.concurrency.parse_lock import PARSE_LOCK
 
 
 @overload
@@ -37,5 +36,5 @@ def parse(
 def parse(source: str | bytes, mode: str, *, type_comments: bool = False) -> ast.AST: ...
 def parse(source: str | bytes, mode: str = "exec", *, type_comments: bool = False) -> ast.AST:
     """``ast.parse(source, mode=mode, type_comments=type_comments)``, under the one lock."""
-    with _LOCK:
+    with PARSE_LOCK:
         return ast.parse(source, mode=mode, type_comments=type_comments)
