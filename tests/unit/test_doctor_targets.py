@@ -28,7 +28,7 @@ def test_several_ci_runs_united_are_no_mismatch() -> None:
     runs = [_run("tox.ini:20", "tests/typing"), _run("tox.ini:89", "src")]
     assert _targets(_mypy("tests/typing", "src"), runs) == []
     # a CI target inside one of prewrite's is covered by it
-    assert _targets(_mypy("src", "tests"), runs + [_run("ci.yml:3", "src/pkg")]) == [
+    assert _targets(_mypy("src", "tests"), [*runs, _run("ci.yml:3", "src/pkg")]) == [
         "prewrite's mypy checks tests, which no CI mypy run checks (tox.ini:20, tox.ini:89, "
         "ci.yml:3)"
     ]
