@@ -15,14 +15,12 @@ from typing import TYPE_CHECKING
 import pytest
 
 from prewrite.changes import change_file
-from tests.support.mypy_oracle import MypyOracle, differences
-from tests.support.oracle import normalize_paths
+from tests.support.mypy_oracle import Case, judged_as_cold
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from prewrite.client import Client
-    from prewrite.protocol import FileChange
 
 pytestmark = [pytest.mark.e2e]
 
@@ -51,7 +49,7 @@ def _repo(root: Path) -> Path:
 def test_every_ci_mypy_run_is_checked(client: Client, python_exe: str, tmp_path: Path) -> None:
     root = _repo(tmp_path / "two-runs")
     narrowed = LIB.replace("-> str", "-> int").replace("str(x)", "x")
-    cases: list[tuple[str, tuple[FileChange, ...], bool]] = [
+    cases: list[Case] = [
         ("a break seen only by the second run", (change_file(root, "src/pkg/lib.py", narrowed),),
          True),
         ("an error in src", (change_file(root, "src/pkg/lib.py", LIB + BAD),), True),
@@ -59,15 +57,5 @@ def test_every_ci_mypy_run_is_checked(client: Client, python_exe: str, tmp_path:
         ("a clean body edit", (change_file(root, "src/pkg/lib.py", LIB.replace("(x)", "(x + 1)")),),
          False),
     ]  # fmt: skip
-    oracle = MypyOracle(root, python_exe)
-    failures: list[str] = []
-    for n, (name, changes, red) in enumerate(cases):
-        reply = client.check(root, changes, python=python_exe, timeout_s=120)
-        expected = oracle.expected(changes, tmp_path / f"cold-{n}")
-        only_daemon, only_oracle = differences(normalize_paths(reply.diagnostics, root), expected)
-        if only_daemon or only_oracle or reply.ok == red or bool(expected) != red:
-            failures.append(
-                f"{name}: ok={reply.ok} (designed red={red}), oracle {len(expected)}\n"
-                f"  only daemon: {only_daemon}\n  only oracle: {only_oracle}"
-            )
+    failures = judged_as_cold(client, root, python_exe, cases, tmp_path)
     assert not failures, "\n".join(failures)

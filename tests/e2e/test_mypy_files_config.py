@@ -13,14 +13,12 @@ from typing import TYPE_CHECKING
 import pytest
 
 from prewrite.changes import change_file, new_file
-from tests.support.mypy_oracle import MypyOracle, differences
-from tests.support.oracle import normalize_paths
+from tests.support.mypy_oracle import Case, judged_as_cold
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from prewrite.client import Client
-    from prewrite.protocol import FileChange
 
 pytestmark = [pytest.mark.e2e]
 
@@ -46,22 +44,12 @@ def test_the_configured_files_are_checked_warm(
 ) -> None:
     root = _repo(tmp_path / "files")
     broken_lib = LIB.replace("-> str", "-> int").replace("'x'", "1")
-    cases: list[tuple[str, tuple[FileChange, ...], bool]] = [
+    cases: list[Case] = [
         ("an error in a configured package", (change_file(root, "pkg/lib.py", LIB + BAD),), True),
         ("an error through a glob", (change_file(root, "scripts/use.py", USE + BAD),), True),
         ("a break seen in an importer", (change_file(root, "pkg/lib.py", broken_lib),), True),
         ("a new module in the package", (new_file("pkg/more.py", BAD),), True),
         ("a clean body edit", (change_file(root, "pkg/lib.py", LIB.replace("'x'", "'y'")),), False),
     ]
-    oracle = MypyOracle(root, python_exe)
-    failures: list[str] = []
-    for n, (name, changes, red) in enumerate(cases):
-        reply = client.check(root, changes, python=python_exe, timeout_s=120)
-        expected = oracle.expected(changes, tmp_path / f"cold-{n}")
-        only_daemon, only_oracle = differences(normalize_paths(reply.diagnostics, root), expected)
-        if only_daemon or only_oracle or reply.ok == red or bool(expected) != red:
-            failures.append(
-                f"{name}: ok={reply.ok} (designed red={red}), oracle {len(expected)}\n"
-                f"  only daemon: {only_daemon}\n  only oracle: {only_oracle}"
-            )
+    failures = judged_as_cold(client, root, python_exe, cases, tmp_path)
     assert not failures, "\n".join(failures)

@@ -13,14 +13,12 @@ from typing import TYPE_CHECKING
 import pytest
 
 from prewrite.changes import change_file
-from tests.support.mypy_oracle import MypyOracle, differences
-from tests.support.oracle import normalize_paths
+from tests.support.mypy_oracle import Case, judged_as_cold
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from prewrite.client import Client
-    from prewrite.protocol import FileChange
 
 pytestmark = [pytest.mark.e2e]
 
@@ -45,25 +43,13 @@ def test_a_silent_follow_imports_project_is_judged(
 ) -> None:
     root = _repo(tmp_path / "silent")
     narrowed = LIB.replace("-> str", "-> int").replace("str(x)", "x")
-    cases: list[tuple[str, tuple[FileChange, ...], bool]] = [
+    cases: list[Case] = [
         ("an error in the package", (change_file(root, "pkg/lib.py", LIB + BAD),), True),
         ("a break seen in an importer", (change_file(root, "pkg/lib.py", narrowed),), True),
         ("a clean body edit", (change_file(root, "pkg/lib.py", LIB.replace("(x)", "(x + 1)")),),
          False),
     ]  # fmt: skip
-    oracle = MypyOracle(root, python_exe)
-    failures: list[str] = []
-    for n, (name, changes, red) in enumerate(cases):
-        reply = client.check(root, changes, python=python_exe, timeout_s=120)
-        expected = oracle.expected(changes, tmp_path / f"cold-{n}")
-        only_daemon, only_oracle = differences(normalize_paths(reply.diagnostics, root), expected)
-        if only_daemon or only_oracle or reply.ok == red or bool(expected) != red:
-            failures.append(
-                f"{name}: ok={reply.ok} (designed red={red}), oracle {len(expected)}\n"
-                f"  only daemon: {only_daemon}\n  only oracle: {only_oracle}"
-            )
-        if not any("judged by mypy" in v for v in reply.verified):
-            failures.append(f"{name}: not judged by mypy: {reply.verified}")
+    failures = judged_as_cold(client, root, python_exe, cases, tmp_path, judged_by="mypy")
     assert not failures, "\n".join(failures)
 
 
@@ -77,21 +63,11 @@ def test_silent_reports_only_the_targets_as_cold_mypy_does(
     root = _repo(tmp_path / "targets")
     (root / "pyproject.toml").write_text(PYPROJECT + 'files = ["pkg/use.py"]\n')
     narrowed = LIB.replace("-> str", "-> int").replace("str(x)", "x")
-    cases: list[tuple[str, tuple[FileChange, ...], bool]] = [
+    cases: list[Case] = [
         ("an error in a module only followed", (change_file(root, "pkg/lib.py", LIB + BAD),),
          False),
         ("a break it causes in a target", (change_file(root, "pkg/lib.py", narrowed),), True),
         ("an error in the target", (change_file(root, "pkg/use.py", USE + BAD),), True),
     ]  # fmt: skip
-    oracle = MypyOracle(root, python_exe)
-    failures: list[str] = []
-    for n, (name, changes, red) in enumerate(cases):
-        reply = client.check(root, changes, python=python_exe, timeout_s=120)
-        expected = oracle.expected(changes, tmp_path / f"cold-{n}")
-        only_daemon, only_oracle = differences(normalize_paths(reply.diagnostics, root), expected)
-        if only_daemon or only_oracle or reply.ok == red or bool(expected) != red:
-            failures.append(
-                f"{name}: ok={reply.ok} (designed red={red}), oracle {len(expected)}\n"
-                f"  only daemon: {only_daemon}\n  only oracle: {only_oracle}"
-            )
+    failures = judged_as_cold(client, root, python_exe, cases, tmp_path)
     assert not failures, "\n".join(failures)

@@ -38,9 +38,20 @@ from tests.support.oracle import introduced_between, normalize_paths, surplus, w
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
+    from prewrite.client import Client
     from prewrite.protocol import Diagnostic, FileChange
 
-__all__ = ["SOURCE", "MypyOracle", "MypyOracleFailed", "cold_mypy", "differences", "oracle_tool"]
+Case = tuple[str, tuple["FileChange", ...], bool]  # a name, the patch, whether it is designed red
+
+__all__ = [
+    "SOURCE",
+    "MypyOracle",
+    "MypyOracleFailed",
+    "cold_mypy",
+    "differences",
+    "judged_as_cold",
+    "oracle_tool",
+]
 
 Key = tuple[str, str, str, str]
 
@@ -161,3 +172,26 @@ def differences(
     """(only the daemon's, only the oracle's): multisets of (path, rule, severity, message)."""
     ours, theirs = list(daemon), list(oracle)
     return surplus(ours, theirs), surplus(theirs, ours)
+
+
+def judged_as_cold(
+    client: Client, root: Path, python: str, cases: Sequence[Case], scratch: Path,
+    *, judged_by: str | None = None,
+) -> list[str]:  # fmt: skip
+    """Each case checked by the daemon and by cold mypy on a patched copy (under ``scratch``):
+    what went wrong — the diagnostics differ, or the verdict is not the designed one on either
+    side; ``judged_by``: also a reply whose receipts do not say ``judged by <it>``."""
+    oracle = MypyOracle(root, python)
+    failures: list[str] = []
+    for n, (name, changes, red) in enumerate(cases):
+        reply = client.check(root, changes, python=python, timeout_s=120)
+        expected = oracle.expected(changes, scratch / f"cold-{n}")
+        only_daemon, only_oracle = differences(normalize_paths(reply.diagnostics, root), expected)
+        if only_daemon or only_oracle or reply.ok == red or bool(expected) != red:
+            failures.append(
+                f"{name}: ok={reply.ok} (designed red={red}), oracle {len(expected)}\n"
+                f"  only daemon: {only_daemon}\n  only oracle: {only_oracle}"
+            )
+        if judged_by and not any(f"judged by {judged_by}" in v for v in reply.verified):
+            failures.append(f"{name}: not judged by {judged_by}: {reply.verified}")
+    return failures

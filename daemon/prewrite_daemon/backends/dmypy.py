@@ -238,15 +238,16 @@ class DmypyBackend:
             pass
 
     async def _run(self, timeout_s: float) -> Report:
+        targets = self._targets()  # read once: the request and the report's filter agree
         if self._connection is None:
-            argv = check_argv(self.tool, self._status, self._targets())
+            argv = check_argv(self.tool, self._status, targets)
             code, out, err = await self._child.wait(
                 run_captured(argv, self.shadow_root, None, timeout_s, "dmypy check"),
                 timeout_s + 1.0,
                 "dmypy's answer",
             )
         else:
-            code, out, err = await self._ask(self._connection, timeout_s)
+            code, out, err = await self._ask(self._connection, targets, timeout_s)
         if code not in (0, 1) or "Daemon crashed" in out + err:
             self._state = BackendState.ERRORED
             raise BackendFailed(f"dmypy failed (exit {code}): {(err or out)[-2000:]}")
@@ -255,14 +256,16 @@ class DmypyBackend:
         except MypyOutputError as exc:
             self._state = BackendState.ERRORED
             raise BackendFailed(f"dmypy's answer could not be read: {exc}") from exc
-        return only_under(report, self._targets()) if self._only_targets else report
+        return only_under(report, targets) if self._only_targets else report
 
-    async def _ask(self, connection: str, timeout_s: float) -> tuple[int, str, str]:
+    async def _ask(
+        self, connection: str, targets: list[str], timeout_s: float
+    ) -> tuple[int, str, str]:
         """``dmypy check <targets>`` on the socket: what its client would exit with and print
         (``mypy/dmypy/client.py: check_output``; an ``error`` is its exit 2)."""
         framing = framing_for(self.tool.version)
         assert framing is not None
-        ask = request(connection, framing, "check", files=self._targets(), export_types=False)
+        ask = request(connection, framing, "check", files=targets, export_types=False)
         try:
             answer = await self._child.wait(ask, timeout_s, "dmypy's answer")
         except DmypyWireError as exc:
@@ -281,9 +284,7 @@ def only_under(report: Report, targets: list[str]) -> Report:
     ``follow_imports = silent`` reports; a target that is not a plain relative path (a flag, an
     absolute path) keeps everything (more reported, never less)."""
     plain = [os.path.normpath(t) for t in targets]
-    if any(t.startswith(("-", "/")) or t.startswith("..") for t in plain):
-        return report
-    if "." in plain:
+    if any(t == "." or t.startswith(("-", "/", "..")) for t in plain):
         return report
     return {
         rel: found
