@@ -67,6 +67,7 @@ class Daemon:
         planning_budget_s: float = DEFAULT_PLANNING_BUDGET_S,
         ready_checker: bool = True,
         memory_budget: int | None = None,
+        worktree_warmup: bool = True,
     ) -> None:
         self.paths = paths
         self.idle_timeout_s = idle_timeout_s
@@ -74,6 +75,7 @@ class Daemon:
             paths.state_dir, max_warm, protected=(paths.runtime_dir,),
             planning_budget_s=planning_budget_s, watch_after_reply=True,
             ready_checkers=ready_checker, quiet=self._quiet, memory_budget=memory_budget,
+            worktree_warmup=worktree_warmup,
         )  # fmt: skip
         self.started = time.monotonic()
         self.last_activity = time.monotonic()

@@ -162,7 +162,7 @@ async def run_check(ctx: CheckContext, patch: PreparedPatch, timeout_s: float) -
     finally:
         revert(ctx, sure.source_edits, opened)
         restore_data(ctx, laid)
-    await _pull_base(ctx, [r for r in plan.checked if candidate[r]], deadline)
+    await pull_base(ctx, [r for r in plan.checked if candidate[r]], deadline)
     t_base = time.perf_counter()
 
     new = introduced_by_patch(ctx.base_cache, candidate, edits, plan.checked)
@@ -222,7 +222,7 @@ async def _plan(
     return plan, round((time.perf_counter() - started) * 1000, 1), graph
 
 
-async def _pull_base(ctx: CheckContext, rels: Sequence[str], deadline: Deadline) -> None:
+async def pull_base(ctx: CheckContext, rels: Sequence[str], deadline: Deadline) -> None:
     """Fill the base cache for ``rels`` that existed before the patch, as the disk has them."""
     needed = [r for r in rels if r in ctx.shadow.files and r not in ctx.base_cache]
     if needed:

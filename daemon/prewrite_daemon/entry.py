@@ -23,10 +23,11 @@ from prewrite_daemon.ladder.node_tools import NodeTools
 from prewrite_daemon.ladder.ruff import Ruff
 from prewrite_daemon.limits import Deadline, ReplyLimits, unwritable_message, within
 from prewrite_daemon.recheck.idle import IdleRechecker
+from prewrite_daemon.recheck.prime import Primer
 from prewrite_daemon.watcher import dir_identity
 
 if TYPE_CHECKING:
-    from collections.abc import AsyncGenerator, Callable, Generator
+    from collections.abc import AsyncGenerator, Callable, Generator, Sequence
     from pathlib import Path
 
     from prewrite.protocol import ApplyRequest, CheckReply, CheckRequest, Diagnostic
@@ -82,7 +83,10 @@ class Entry:
         self._users = 0
         self._requests = 0
         self.rechecker = IdleRechecker(workspace, self._busy, on_miss or _log_only)
+        self.primer = Primer(workspace, self._busy)  # started by ``prewarm`` only
+        workspace.lock.on_free = self._idle_now
         self._warming: asyncio.Task[None] | None = None
+        self._prewarming: asyncio.Task[None] | None = None
 
     def statistics(self) -> EntryStatistics:
         return EntryStatistics(
@@ -113,10 +117,43 @@ class Entry:
         finally:
             self._requests -= 1
             if not self._busy():
-                self.rechecker.poke()
+                self._idle_now()
 
     def _busy(self) -> bool:
         return self.closed or self._requests > 0 or self.workspace.lock.locked()
+
+    def _idle_now(self) -> None:
+        """The workspace may be idle: its background work (re-checks, priming) may go on."""
+        self.rechecker.poke()
+        self.primer.poke()
+
+    def prewarm(self, first: Sequence[str], on_ready: Callable[[], None]) -> None:
+        """Warm this workspace up before anyone asks (a new git worktree of a warm repository,
+        ``worktrees``): start its checker, call ``on_ready`` once it runs (the registry starts
+        watching), build its graph, then prime its bases (``recheck/prime.py``), ``first``
+        first. A request meanwhile waits for the checker's start as it would have, and
+        preempts the priming."""
+        if self._prewarming is None and not self.closed:
+            self._prewarming = asyncio.create_task(
+                self._prewarm(first, on_ready), name=f"prewarm {self.workspace.root}"
+            )
+
+    async def _prewarm(self, first: Sequence[str], on_ready: Callable[[], None]) -> None:
+        warming = self.warm_up()
+        if warming is not None:
+            await warming
+        if self.closed or not self.workspace.checker_running():
+            return
+        on_ready()
+        self.workspace.build_graph()
+        self.primer.start(first)
+
+    async def stop_prewarm(self) -> None:
+        """End the warm-up of ``prewarm`` and its priming (the registry stops the entry)."""
+        if self._prewarming is not None:
+            self._prewarming.cancel()
+            await asyncio.gather(self._prewarming, return_exceptions=True)
+        await self.primer.stop()
 
     def warm_up(self, timeout_s: float | None = None) -> asyncio.Task[None] | None:
         """Start the workspace's checker now, in a task of the entry's own (returned), if none

@@ -87,6 +87,14 @@ def _parser() -> argparse.ArgumentParser:
         "restart: ~100 MB, and the first check does not pay the server's start)",
     )
     parser.add_argument(
+        "--no-worktree-warmup",
+        action="store_true",
+        default=os.environ.get("PREWRITE_WORKTREE_WARMUP") == "0",
+        help="do not warm up a new git worktree of a warm repository as it appears (by default "
+        "its checker starts and primes its bases at once, within --max-warm, so that an agent's "
+        "first check there is answered warm)",
+    )
+    parser.add_argument(
         "--detach", action="store_true", help="fork into the background (used by auto-start)"
     )
     return parser
@@ -153,6 +161,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         options: dict[str, Any] = {
             "ready_checker": not args.no_ready_checker,
             "memory_budget": budget,
+            "worktree_warmup": not args.no_worktree_warmup,
         }
         if args.editor_spare_idle is not None:
             options["spare_idle_s"] = args.editor_spare_idle

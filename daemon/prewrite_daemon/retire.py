@@ -42,6 +42,7 @@ def is_idle(entry: Entry) -> bool:
 
 async def stop_entry(entry: Entry) -> None:
     """Stop everything the entry runs; the next check that needs its root starts afresh."""
+    await entry.stop_prewarm()
     await entry.stop_warm_up()
     await entry.rechecker.stop()
     if entry.watcher is not None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import logging
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -48,6 +49,7 @@ from prewrite_daemon.recheck.misses import NarrowingMisses
 from prewrite_daemon.retire import Retiring, stop_entry
 from prewrite_daemon.watcher import WorkspaceWatcher
 from prewrite_daemon.workspace import Workspace
+from prewrite_daemon.worktrees import WorktreeWarmup
 
 if TYPE_CHECKING:
     from collections.abc import AsyncGenerator, Awaitable, Callable
@@ -64,6 +66,8 @@ if TYPE_CHECKING:
     )
     from prewrite_daemon.languages.base import Language
 
+
+log = logging.getLogger(__name__)
 
 Key = tuple[Path, str, str, bool, bool]  # root, language, interpreter, trusted, it may run
 
@@ -88,13 +92,16 @@ class Registry:
         ready_checkers: bool = False,
         quiet: Callable[[], Awaitable[None]] | None = None,
         memory_budget: int | None = None,
+        worktree_warmup: bool = False,
     ) -> None:
         """``trusted`` decides whether a root may run its own code (default: the user's list,
         ``prewrite.trust``); ``planning_budget_s`` bounds narrowing per check (``planning``);
         ``watch_after_reply``: new watchers wait for ``start_watchers`` (see there);
         ``ready_checkers``: checkers started ahead of need (``backends.ready``; the daemon's),
         warmed up once ``quiet`` returns (None: never); ``memory_budget``: bytes the warm
-        checkers may hold together (``memory``; None: no budget)."""
+        checkers may hold together (``memory``; None: no budget); ``worktree_warmup``: a new
+        git worktree of a watched workspace's repository is warmed up as it appears
+        (``worktrees``; the daemon's default)."""
         self.state_dir = state_dir
         self.max_warm = max_warm
         self.memory_budget = memory_budget
@@ -112,6 +119,7 @@ class Registry:
         self._retiring = Retiring()  # superseded and released entries, and which ones go
         self._write_locks: dict[Path, asyncio.Lock] = {}
         self.ready = ReadyCheckers(state_dir / "ready", ready_checkers, quiet)
+        self.worktrees = WorktreeWarmup(worktree_warmup, self._make_prewarmed, self._start_watching)
 
     def _key(self, root: Path, python: str, language: Language) -> Key:
         trusted = self.trusted(root)
@@ -267,8 +275,26 @@ class Registry:
         async def release() -> None:
             await self._retiring.release(self._entries, _key(entry.workspace), entry)
 
-        entry.watcher = WorkspaceWatcher(entry.workspace, on_root_gone=release)
+        def tick() -> None:
+            self.worktrees.look(entry)
+
+        on_tick = tick if self.worktrees.enabled else None
+        entry.watcher = WorkspaceWatcher(entry.workspace, on_root_gone=release, on_tick=on_tick)
         entry.watcher.start()
+
+    def _make_prewarmed(self, source: Entry, root: Path) -> Entry | None:
+        """``root``'s entry, as the request of an agent there would get it (``WorktreeWarmup``):
+        the source's interpreter if it was named, else the one ``root`` resolves (its own
+        venv); None when ``root`` is registered already or the warm checkers are at the limit."""
+        ws = source.workspace
+        if source.closed or any(k[0] == root for k in self._entries):
+            return None
+        if len(self._entries) >= self.max_warm:
+            log.info("not warming up %s: %d workspaces are warm already", root, self.max_warm)
+            return None
+        named = resolve_python(ws.root, None) != ws.python
+        python = ws.python if named else resolve_python(root, None)
+        return self.entry(root, python, ws.language)
 
     def _write_lock(self, root: Path) -> asyncio.Lock:
         """One writer per root, whichever languages its patches touch."""

@@ -59,9 +59,13 @@ class WorkspaceWatcher:
         self,
         workspace: Workspace,
         on_root_gone: Callable[[], Awaitable[None]] | None = None,
+        on_tick: Callable[[], None] | None = None,
     ) -> None:
+        """``on_tick``: called on each batch of the root's watch, empty ones included (about
+        once a second while nothing moves): the registry looks for new git worktrees then."""
         self.workspace = workspace
         self.on_root_gone = on_root_gone
+        self.on_tick = on_tick
         self.batches = 0
         self.applied = asyncio.Event()  # set after each batch is applied (tests wait on it)
         self.ready = asyncio.Event()  # set once every watch is in place
@@ -125,6 +129,8 @@ class WorkspaceWatcher:
             self._ready_loops.add(id(paths))
             if len(self._ready_loops) == self._loops:
                 self.ready.set()
+            if self.on_tick is not None and paths[0] == self.workspace.root:
+                self.on_tick()
             if not batch:
                 continue
             async with self.workspace.lock:

@@ -68,8 +68,7 @@ class IdleRechecker:
         self._progress = asyncio.Condition()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
-        self._stopped = False
-        workspace.lock.on_free = self.poke
+        self._stopped = False  # the entry pokes it when the lock comes free (``Entry``)
 
     def poke(self) -> None:
         """The workspace may be idle now: start (or wake) the re-checker if there is work."""

@@ -1,0 +1,167 @@
+"""A workspace's base diagnostics pulled ahead of its checks, while nobody uses it.
+
+A check compares the candidate's diagnostics with the base's (the workspace as the disk has
+it). On a warm workspace the base is mostly cached already and the checker has read the
+program; on a new one — a git worktree the registry warms up as it appears (``worktrees``,
+``Entry.prewarm``) — the first checks pay the checker's first analysis of every file they
+compare, and then pull the bases as well. The primer does that work before anyone asks: it
+pulls the bases of the workspace's files into its base cache exactly as a check does
+(``checker.pull_base``: the disk's texts, opened and closed again), a few files at a time,
+holding the workspace lock in the background (``concurrency/preemptible_lock.py``) like the
+idle re-checker: any request cancels the chunk under way, which puts the checker back, and the
+primer resumes at the next idle moment. The cache is the check's own, so whatever the disk does
+meanwhile clears it as it clears a check's (``Workspace.sync``); priming changes no verdict, only
+when its work is done.
+
+Files the caller names first (the ones the repository's other checkout has compared lately)
+go first; at most ``MAX_FILES`` in all. The primer stops for good when the checker stops or its
+environment moves (the next check starts afresh and needs no stale help).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from prewrite.errors import CheckTimeout, PrewriteError
+from prewrite_daemon.backends.base import BackendState, WholeProgram
+from prewrite_daemon.checker import CheckContext, pull_base
+from prewrite_daemon.concurrency.preemptible_lock import LockBusy
+from prewrite_daemon.limits import Deadline
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
+    from prewrite_daemon.workspace import Workspace
+
+log = logging.getLogger(__name__)
+
+CHUNK = 8  # files pulled per turn of the lock: a request waits for at most one pull's cancel
+MAX_FILES = 2000  # a bigger workspace primes its first files; checks pull the others
+CHUNK_TIMEOUT_S = 60.0
+SETTLE_S = 0.2  # idle this long before a chunk starts (a request often follows a reply)
+
+
+@dataclass(frozen=True)
+class PrimeStatistics:
+    """A primer at one moment."""
+
+    todo: int  # files whose base is still to pull
+    primed: int  # files whose base it pulled
+    preempted: int  # chunks a request cancelled
+    finished: bool  # nothing left to do (done, or given up: ``given_up``)
+    given_up: str = ""  # why it stopped early, if it did
+
+
+class Primer:
+    def __init__(self, workspace: Workspace, busy: Callable[[], bool]) -> None:
+        """``busy``: whether a request is under way on the workspace (then it waits)."""
+        self.workspace = workspace
+        self.busy = busy
+        self._todo: list[str] = []
+        self._primed = self._preempted = 0
+        self._started = 0.0
+        self._given_up = ""
+        self._progress = asyncio.Condition()
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self, first: Iterable[str]) -> None:
+        """Prime the workspace's files in scope, ``first`` ahead of the others."""
+        ws = self.workspace
+        if self._task is not None or ws.layout is None:
+            return
+        scope, lang = ws.layout.scope, ws.language
+        files = [r for r in ws.shadow.files if lang.is_source(r) and scope.covers(r)]
+        known = set(files)
+        ahead = [r for r in dict.fromkeys(first) if r in known]
+        rest = sorted(known.difference(ahead))
+        self._todo = [*ahead, *rest][:MAX_FILES]
+        self._started = time.monotonic()
+        self._task = asyncio.create_task(self._run(), name=f"prime {ws.root}")
+        self._wake.set()
+
+    def poke(self) -> None:
+        """The workspace may be idle now: go on, if there is work."""
+        if self._task is not None and self._todo:
+            self._wake.set()
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+
+    def statistics(self) -> PrimeStatistics:
+        done = self._task is not None and not self._todo
+        return PrimeStatistics(len(self._todo), self._primed, self._preempted, done, self._given_up)
+
+    async def wait_until(self, predicate: Callable[[PrimeStatistics], bool]) -> None:
+        """Until the statistics satisfy ``predicate`` (tests and the bench wait on it)."""
+        async with self._progress:
+            await self._progress.wait_for(lambda: predicate(self.statistics()))
+
+    async def _moved(self) -> None:
+        async with self._progress:
+            self._progress.notify_all()
+
+    async def _run(self) -> None:
+        while self._todo:
+            await self._wake.wait()
+            self._wake.clear()
+            await asyncio.sleep(SETTLE_S)  # a debounce, not a wait for an event
+            while self._todo and not self.busy():
+                async with asyncio.TaskGroup() as tg:
+                    chunk = tg.create_task(self._chunk())
+                if chunk.cancelled():  # preempted: again at the next idle moment
+                    self._preempted += 1
+                    await self._moved()
+                    break
+                if not chunk.result():
+                    break  # the lock was taken meanwhile: its release pokes us
+        took = time.monotonic() - self._started
+        log.info("primed %d bases of %s in %.1f s", self._primed, self.workspace.root, took)
+        await self._moved()
+
+    def _give_up(self, why: str) -> None:
+        log.info("priming %s stopped: %s", self.workspace.root, why)
+        self._given_up, self._todo = why, []
+
+    async def _chunk(self) -> bool:
+        """One turn under the background lock; False if the lock was not free."""
+        ws = self.workspace
+        task = asyncio.current_task()
+        assert task is not None
+        try:
+            async with ws.lock.background(task.cancel):
+                backend = ws.backend
+                if backend is None or backend.exited or backend.state is not BackendState.RUNNING:
+                    self._give_up("the checker is not running")
+                elif isinstance(backend, WholeProgram) or ws.layout is None:
+                    self._give_up("the checker answers for the whole program")
+                elif ws.peek_environment() != ws.backend_env:
+                    self._give_up("the environment moved")
+                else:
+                    ws.editor_layer.clear(backend)  # as for a check: the disk, no buffers
+                    ws.sync(backend)
+                    rels = [r for r in self._todo[:CHUNK] if r in ws.shadow.files]
+                    ctx = CheckContext(
+                        ws.language, ws.shadow, None, backend, ws.base_cache, ws.layout.scope
+                    )
+                    async with asyncio.timeout(CHUNK_TIMEOUT_S):
+                        await pull_base(ctx, rels, Deadline(CHUNK_TIMEOUT_S))
+                    del self._todo[:CHUNK]
+                    self._primed += len(rels)
+        except LockBusy:
+            return False
+        except (TimeoutError, CheckTimeout):
+            self._give_up(f"a chunk took over {CHUNK_TIMEOUT_S:.0f} s")
+        except PrewriteError as exc:
+            self._give_up(f"a pull failed: {exc!r}")
+        except Exception:
+            log.exception("priming %s failed", ws.root)
+            self._give_up("a pull failed (see the log)")
+        await self._moved()
+        return True
