@@ -139,14 +139,14 @@ class Entry:
             )
 
     async def _prewarm(self, first: Sequence[str], on_ready: Callable[[], None]) -> None:
-        warming = self.warm_up()
+        warming = self.warm_up() or self._warming  # ours, or a request's that came first
         if warming is not None:
-            await warming
-        if self.closed or not self.workspace.checker_running():
+            await asyncio.wait([warming])  # never cancels it: a request may be waiting on it
+        if self.closed:
             return
         on_ready()
         self.workspace.build_graph()
-        self.primer.start(first)
+        self.primer.start(first)  # it lists the files once it holds the lock and a checker
 
     async def stop_prewarm(self) -> None:
         """End the warm-up of ``prewarm`` and its priming (the registry stops the entry)."""

@@ -282,19 +282,25 @@ class Registry:
         entry.watcher = WorkspaceWatcher(entry.workspace, on_root_gone=release, on_tick=on_tick)
         entry.watcher.start()
 
-    def _make_prewarmed(self, source: Entry, root: Path) -> Entry | None:
-        """``root``'s entry, as the request of an agent there would get it (``WorktreeWarmup``):
-        the source's interpreter if it was named, else the one ``root`` resolves (its own
-        venv); None when ``root`` is registered already or the warm checkers are at the limit."""
-        ws = source.workspace
-        if source.closed or any(k[0] == root for k in self._entries):
-            return None
-        if len(self._entries) >= self.max_warm:
-            log.info("not warming up %s: %d workspaces are warm already", root, self.max_warm)
-            return None
-        named = resolve_python(ws.root, None) != ws.python
-        python = ws.python if named else resolve_python(root, None)
-        return self.entry(root, python, ws.language)
+    def _make_prewarmed(self, source: Entry, root: Path) -> list[tuple[Entry, Entry]]:
+        """``root``'s entries as an agent's requests there would get them (``WorktreeWarmup``),
+        one per language warm at ``source``'s root, each with the entry it mirrors: that one's
+        interpreter if it was named, else the one ``root`` resolves (its own venv). None past
+        the warm limit, nor for a root registered already."""
+        if any(k[0] == root for k in self._entries):
+            return []
+        here = source.workspace.root
+        twins = [e for e in self._entries.values() if e.workspace.root == here and not e.closed]
+        made: list[tuple[Entry, Entry]] = []
+        for twin in twins:
+            if len(self._entries) >= self.max_warm:
+                log.info("not warming up %s: %d workspaces are warm already", root, self.max_warm)
+                break
+            ws = twin.workspace
+            named = resolve_python(ws.root, None) != ws.python
+            python = ws.python if named else resolve_python(root, None)
+            made.append((twin, self.entry(root, python, ws.language)))
+        return made
 
     def _write_lock(self, root: Path) -> asyncio.Lock:
         """One writer per root, whichever languages its patches touch."""

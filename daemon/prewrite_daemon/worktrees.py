@@ -165,14 +165,14 @@ class WorktreeScout:
 
 class WorktreeWarmup:
     """The registry's side: on each tick of a watched workspace, its repository's new
-    worktrees are registered (``make``: the entry an agent's request there would get, or None)
-    and warmed up (``Entry.prewarm``: the checker, ``watch`` once it runs, the graph, the
-    bases, the source's recently compared files first)."""
+    worktrees are registered (``make``: the entries an agent's requests there would get, each
+    with the warm entry it mirrors) and warmed up (``Entry.prewarm``: the checker, ``watch``
+    once it runs, the graph, the bases, the mirrored entry's recently compared files first)."""
 
     def __init__(
         self,
         enabled: bool,
-        make: Callable[[Entry, Path], Entry | None],
+        make: Callable[[Entry, Path], list[tuple[Entry, Entry]]],
         watch: Callable[[Entry], None],
     ) -> None:
         self.enabled = enabled
@@ -180,7 +180,7 @@ class WorktreeWarmup:
         self._watch = watch
         self._scout = WorktreeScout()
         self._seen = asyncio.Event()  # set when a worktree is warmed up (``wait_warmed``)
-        self.warmed: dict[Path, Entry] = {}  # worktree root -> the entry warmed up for it
+        self.warmed: dict[tuple[Path, str], Entry] = {}  # (worktree root, language) -> entry
 
     def look(self, source: Entry) -> None:
         """Warm up each worktree of ``source``'s repository added since the last look. Never
@@ -188,27 +188,30 @@ class WorktreeWarmup:
         self.warmed = {r: e for r, e in self.warmed.items() if not e.closed}
         try:
             for root in self._scout.new_worktrees(source.workspace.root):
-                entry = self._make(source, root)
-                if entry is None:
-                    continue
-                log.info("warming up %s: a new worktree of %s", root, source.workspace.root)
-                first = list(source.workspace.base_cache)
+                for twin, entry in self._make(source, root):
+                    language = entry.workspace.language.name
+                    log.info(
+                        "warming up %s (%s): a new worktree of %s",
+                        root,
+                        language,
+                        twin.workspace.root,
+                    )
 
-                def watch(entry: Entry = entry) -> None:
-                    self._watch(entry)
+                    def watch(entry: Entry = entry) -> None:
+                        self._watch(entry)
 
-                entry.prewarm(first, watch)
-                self.warmed[root] = entry
-                self._seen.set()
+                    entry.prewarm(list(twin.workspace.base_cache), watch)
+                    self.warmed[root, language] = entry
+                    self._seen.set()
         except PrewriteError as exc:
             log.info("not warming up a worktree of %s: %s", source.workspace.root, exc)
         except Exception:
             log.exception("looking for worktrees of %s failed", source.workspace.root)
 
-    async def wait_warmed(self, root: Path) -> Entry:
-        """The entry warmed up for the worktree at ``root``, once there is one (tests and the
-        bench wait on it, under a timeout)."""
-        while root not in self.warmed:
+    async def wait_warmed(self, root: Path, language: str = "python") -> Entry:
+        """The entry of ``language`` warmed up for the worktree at ``root``, once there is one
+        (tests wait on it, under a timeout)."""
+        while (root, language) not in self.warmed:
             self._seen.clear()  # no await between the test and the wait: no wake-up is lost
             await self._seen.wait()
-        return self.warmed[root]
+        return self.warmed[root, language]

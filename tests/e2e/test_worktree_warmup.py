@@ -134,3 +134,30 @@ async def test_no_worktree_is_warmed_up_beyond_the_warm_limit(
         assert [e.workspace.root for e in registry.all_entries()] == [top]
     finally:
         await registry.stop()
+
+
+async def test_a_check_during_priming_is_judged_as_cold_and_priming_then_ends(
+    registry: Registry, tmp_path: Path, python_exe: str
+) -> None:
+    top = tmp_path / "repo"
+    write_tree(top, FILES)
+    git(top, "init", "-q")
+    git(top, "add", "-A")
+    git(top, "commit", "-qm", "base")
+    await _check(registry, top, python_exe, [change_file(top, "app/core.py", CORE + "Z = 1\n")])
+    source = registry.entry(top, python_exe)
+    assert source.watcher is not None
+    async with asyncio.timeout(WAIT_S):
+        await source.watcher.ready.wait()
+    worktree = (tmp_path / "wt").resolve()
+    git(top, "worktree", "add", "-q", str(worktree))
+    async with asyncio.timeout(WAIT_S):
+        entry = await registry.worktrees.wait_warmed(worktree)
+    # At once: the checker may still be starting, or the primer mid-chunk (then preempted).
+    breaking = [change_file(worktree, "app/core.py", CORE.replace("-> int", "-> str"))]
+    reply = await _check(registry, worktree, python_exe, breaking)
+    assert _disagreement(reply, worktree, breaking, python_exe, tmp_path / "during") == []
+    async with asyncio.timeout(WAIT_S):
+        await entry.primer.wait_until(lambda s: s.finished)
+    assert entry.primer.statistics().given_up == ""
+    assert set(entry.workspace.base_cache) == SOURCES

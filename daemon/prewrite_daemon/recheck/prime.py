@@ -61,7 +61,8 @@ class Primer:
         """``busy``: whether a request is under way on the workspace (then it waits)."""
         self.workspace = workspace
         self.busy = busy
-        self._todo: list[str] = []
+        self._todo: list[str] | None = None  # None: not listed yet
+        self._first: list[str] = []
         self._primed = self._preempted = 0
         self._started = 0.0
         self._given_up = ""
@@ -70,23 +71,26 @@ class Primer:
         self._task: asyncio.Task[None] | None = None
 
     def start(self, first: Iterable[str]) -> None:
-        """Prime the workspace's files in scope, ``first`` ahead of the others."""
-        ws = self.workspace
-        if self._task is not None or ws.layout is None:
+        """Prime the workspace's files in scope, ``first`` ahead of the others (listed at the
+        first turn, once a checker runs: a request may be starting it now)."""
+        if self._task is not None:
             return
-        scope, lang = ws.layout.scope, ws.language
-        files = [r for r in ws.shadow.files if lang.is_source(r) and scope.covers(r)]
-        known = set(files)
-        ahead = [r for r in dict.fromkeys(first) if r in known]
-        rest = sorted(known.difference(ahead))
-        self._todo = [*ahead, *rest][:MAX_FILES]
+        self._first = list(first)
         self._started = time.monotonic()
-        self._task = asyncio.create_task(self._run(), name=f"prime {ws.root}")
+        self._task = asyncio.create_task(self._run(), name=f"prime {self.workspace.root}")
         self._wake.set()
+
+    def _files(self) -> list[str]:
+        ws = self.workspace
+        assert ws.layout is not None
+        scope, lang = ws.layout.scope, ws.language
+        known = {r for r in ws.shadow.files if lang.is_source(r) and scope.covers(r)}
+        ahead = [r for r in dict.fromkeys(self._first) if r in known]
+        return [*ahead, *sorted(known.difference(ahead))][:MAX_FILES]
 
     def poke(self) -> None:
         """The workspace may be idle now: go on, if there is work."""
-        if self._task is not None and self._todo:
+        if self._task is not None and self._todo != []:
             self._wake.set()
 
     async def stop(self) -> None:
@@ -95,8 +99,8 @@ class Primer:
             await asyncio.gather(self._task, return_exceptions=True)
 
     def statistics(self) -> PrimeStatistics:
-        done = self._task is not None and not self._todo
-        return PrimeStatistics(len(self._todo), self._primed, self._preempted, done, self._given_up)
+        todo, done = len(self._todo or ()), self._todo == []
+        return PrimeStatistics(todo, self._primed, self._preempted, done, self._given_up)
 
     async def wait_until(self, predicate: Callable[[PrimeStatistics], bool]) -> None:
         """Until the statistics satisfy ``predicate`` (tests and the bench wait on it)."""
@@ -108,11 +112,11 @@ class Primer:
             self._progress.notify_all()
 
     async def _run(self) -> None:
-        while self._todo:
+        while self._todo != []:
             await self._wake.wait()
             self._wake.clear()
             await asyncio.sleep(SETTLE_S)  # a debounce, not a wait for an event
-            while self._todo and not self.busy():
+            while self._todo != [] and not self.busy():
                 async with asyncio.TaskGroup() as tg:
                     chunk = tg.create_task(self._chunk())
                 if chunk.cancelled():  # preempted: again at the next idle moment
@@ -140,12 +144,14 @@ class Primer:
                 if backend is None or backend.exited or backend.state is not BackendState.RUNNING:
                     self._give_up("the checker is not running")
                 elif isinstance(backend, WholeProgram) or ws.layout is None:
-                    self._give_up("the checker answers for the whole program")
+                    self._give_up("its checker answers for the whole program: no bases to pull")
                 elif ws.peek_environment() != ws.backend_env:
                     self._give_up("the environment moved")
                 else:
                     ws.editor_layer.clear(backend)  # as for a check: the disk, no buffers
                     ws.sync(backend)
+                    if self._todo is None:
+                        self._todo = self._files()
                     rels = [r for r in self._todo[:CHUNK] if r in ws.shadow.files]
                     ctx = CheckContext(
                         ws.language, ws.shadow, None, backend, ws.base_cache, ws.layout.scope
