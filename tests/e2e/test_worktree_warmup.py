@@ -18,6 +18,7 @@ import pytest
 
 from prewrite import change_file
 from prewrite.protocol import CheckRequest
+from prewrite_daemon.recheck import prime
 from prewrite_daemon.session import Registry
 from tests.support.git_diffs import git, write_tree
 from tests.support.oracle import normalize_paths, oracle_introduced, surplus, write_patched_copy
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from prewrite.protocol import CheckReply, FileChange
+    from prewrite_daemon.entry import Entry
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(240)]
 
@@ -62,6 +64,27 @@ async def _check(
     return await registry.check(request)
 
 
+async def _warm_repository(
+    registry: Registry, top: Path, python: str, files: dict[str, str] = FILES
+) -> None:
+    """A git repository at ``top``, warm (one check) and watched (its first look is done)."""
+    write_tree(top, files)
+    git(top, "init", "-q")
+    git(top, "add", "-A")
+    git(top, "commit", "-qm", "base")
+    await _check(registry, top, python, [change_file(top, "app/core.py", CORE + "Z = 1\n")])
+    source = registry.entry(top, python)
+    assert source.watcher is not None
+    async with asyncio.timeout(WAIT_S):
+        await source.watcher.ready.wait()  # the scout's first look sees no worktree yet
+
+
+async def _new_worktree(registry: Registry, top: Path, worktree: Path) -> Entry:
+    git(top, "worktree", "add", "-q", str(worktree))
+    async with asyncio.timeout(WAIT_S):
+        return await registry.worktrees.wait_warmed(worktree)
+
+
 def _disagreement(
     reply: CheckReply, root: Path, changes: list[FileChange], python: str, scratch: Path
 ) -> list[str]:
@@ -78,21 +101,10 @@ def _disagreement(
 async def test_a_new_worktree_is_warm_before_its_first_check_and_judged_as_cold(
     registry: Registry, tmp_path: Path, python_exe: str
 ) -> None:
-    top = tmp_path / "repo"
-    write_tree(top, FILES)
-    git(top, "init", "-q")
-    git(top, "add", "-A")
-    git(top, "commit", "-qm", "base")
-    await _check(registry, top, python_exe, [change_file(top, "app/core.py", CORE + "Z = 1\n")])
-    source = registry.entry(top, python_exe)
-    assert source.watcher is not None
+    top, worktree = tmp_path / "repo", (tmp_path / "wt").resolve()
+    await _warm_repository(registry, top, python_exe)
+    entry = await _new_worktree(registry, top, worktree)
     async with asyncio.timeout(WAIT_S):
-        await source.watcher.ready.wait()  # the scout's first look sees no worktree yet
-
-    worktree = (tmp_path / "wt").resolve()
-    git(top, "worktree", "add", "-q", str(worktree))
-    async with asyncio.timeout(WAIT_S):
-        entry = await registry.worktrees.wait_warmed(worktree)
         await entry.primer.wait_until(lambda s: s.finished)
     primed = entry.primer.statistics()
     assert (primed.primed, primed.given_up) == (len(SOURCES), "")
@@ -139,20 +151,9 @@ async def test_no_worktree_is_warmed_up_beyond_the_warm_limit(
 async def test_a_check_during_priming_is_judged_as_cold_and_priming_then_ends(
     registry: Registry, tmp_path: Path, python_exe: str
 ) -> None:
-    top = tmp_path / "repo"
-    write_tree(top, FILES)
-    git(top, "init", "-q")
-    git(top, "add", "-A")
-    git(top, "commit", "-qm", "base")
-    await _check(registry, top, python_exe, [change_file(top, "app/core.py", CORE + "Z = 1\n")])
-    source = registry.entry(top, python_exe)
-    assert source.watcher is not None
-    async with asyncio.timeout(WAIT_S):
-        await source.watcher.ready.wait()
-    worktree = (tmp_path / "wt").resolve()
-    git(top, "worktree", "add", "-q", str(worktree))
-    async with asyncio.timeout(WAIT_S):
-        entry = await registry.worktrees.wait_warmed(worktree)
+    top, worktree = tmp_path / "repo", (tmp_path / "wt").resolve()
+    await _warm_repository(registry, top, python_exe)
+    entry = await _new_worktree(registry, top, worktree)
     # At once: the checker may still be starting, or the primer mid-chunk (then preempted).
     breaking = [change_file(worktree, "app/core.py", CORE.replace("-> int", "-> str"))]
     reply = await _check(registry, worktree, python_exe, breaking)
@@ -161,3 +162,30 @@ async def test_a_check_during_priming_is_judged_as_cold_and_priming_then_ends(
         await entry.primer.wait_until(lambda s: s.finished)
     assert entry.primer.statistics().given_up == ""
     assert set(entry.workspace.base_cache) == SOURCES
+
+
+async def test_a_request_preempts_priming_at_once_and_priming_resumes(
+    registry: Registry, tmp_path: Path, python_exe: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(prime, "CHUNK", 1000)  # one long chunk: the request meets it under way
+    importers = {
+        f"app/m{i}.py": f"from app.core import add\n\nX{i}: int = add({i}, 1)\n" for i in range(60)
+    }
+    top, worktree = tmp_path / "repo", (tmp_path / "wt").resolve()
+    await _warm_repository(registry, top, python_exe, {**FILES, **importers})
+    entry = await _new_worktree(registry, top, worktree)
+    async with asyncio.timeout(WAIT_S):
+        await entry.primer.wait_until(lambda s: s.started >= 1)
+
+    change = [change_file(worktree, "app/main.py", MAIN + "V: int = 'v'\n")]
+    reply = await _check(registry, worktree, python_exe, change)
+    stats = entry.primer.statistics()
+    assert not reply.ok
+    assert (stats.preempted, stats.finished) == (1, False)  # answered without waiting for it
+    assert _disagreement(reply, worktree, change, python_exe, tmp_path / "preempted") == []
+
+    async with asyncio.timeout(WAIT_S):
+        await entry.primer.wait_until(lambda s: s.finished)
+    stats = entry.primer.statistics()
+    assert (stats.started, stats.given_up) == (2, "")
+    assert len(entry.workspace.base_cache) == len(SOURCES) + len(importers)

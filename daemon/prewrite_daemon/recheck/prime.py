@@ -51,6 +51,7 @@ class PrimeStatistics:
 
     todo: int  # files whose base is still to pull
     primed: int  # files whose base it pulled
+    started: int  # chunks that took the lock
     preempted: int  # chunks a request cancelled
     finished: bool  # nothing left to do (done, or given up: ``given_up``)
     given_up: str = ""  # why it stopped early, if it did
@@ -63,7 +64,7 @@ class Primer:
         self.busy = busy
         self._todo: list[str] | None = None  # None: not listed yet
         self._first: list[str] = []
-        self._primed = self._preempted = 0
+        self._primed = self._started_chunks = self._preempted = 0
         self._started = 0.0
         self._given_up = ""
         self._progress = asyncio.Condition()
@@ -100,7 +101,9 @@ class Primer:
 
     def statistics(self) -> PrimeStatistics:
         todo, done = len(self._todo or ()), self._todo == []
-        return PrimeStatistics(todo, self._primed, self._preempted, done, self._given_up)
+        return PrimeStatistics(
+            todo, self._primed, self._started_chunks, self._preempted, done, self._given_up
+        )
 
     async def wait_until(self, predicate: Callable[[PrimeStatistics], bool]) -> None:
         """Until the statistics satisfy ``predicate`` (tests and the bench wait on it)."""
@@ -152,12 +155,17 @@ class Primer:
                     ws.sync(backend)
                     if self._todo is None:
                         self._todo = self._files()
+                    self._started_chunks += 1
+                    await self._moved()
                     rels = [r for r in self._todo[:CHUNK] if r in ws.shadow.files]
                     ctx = CheckContext(
                         ws.language, ws.shadow, None, backend, ws.base_cache, ws.layout.scope
                     )
-                    async with asyncio.timeout(CHUNK_TIMEOUT_S):
-                        await pull_base(ctx, rels, Deadline(CHUNK_TIMEOUT_S))
+                    total = self._primed + len(self._todo)
+                    with ws.activity.step("warming up: pulling the files' bases", total):
+                        ws.activity.advance(self._primed)  # ``status`` shows it, then idle
+                        async with asyncio.timeout(CHUNK_TIMEOUT_S):
+                            await pull_base(ctx, rels, Deadline(CHUNK_TIMEOUT_S))
                     del self._todo[:CHUNK]
                     self._primed += len(rels)
         except LockBusy:
