@@ -285,8 +285,9 @@ class Registry:
     def _make_prewarmed(self, source: Entry, root: Path) -> list[tuple[Entry, Entry]]:
         """``root``'s entries as an agent's requests there would get them (``WorktreeWarmup``),
         one per language warm at ``source``'s root, each with the entry it mirrors: that one's
-        interpreter if it was named, else the one ``root`` resolves (its own venv). None past
-        the warm limit, nor for a root registered already."""
+        interpreter if it was named, else the one ``root`` resolves (its own venv); least
+        recently used until a request uses it. None past the warm limit, nor for a root
+        registered already."""
         if any(k[0] == root for k in self._entries):
             return []
         here = source.workspace.root
@@ -299,7 +300,10 @@ class Registry:
             ws = twin.workspace
             named = resolve_python(ws.root, None) != ws.python
             python = ws.python if named else resolve_python(root, None)
-            made.append((twin, self.entry(root, python, ws.language)))
+            entry = self.entry(root, python, ws.language)
+            key = _key(entry.workspace)  # nobody asked for it yet: the first to go past a limit
+            self._entries = {key: self._entries.pop(key), **self._entries}
+            made.append((twin, entry))
         return made
 
     def _write_lock(self, root: Path) -> asyncio.Lock:

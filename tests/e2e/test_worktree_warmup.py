@@ -111,6 +111,7 @@ async def test_a_new_worktree_is_warm_before_its_first_check_and_judged_as_cold(
     assert set(entry.workspace.base_cache) == SOURCES
     assert entry.workspace.checker_running()
     assert entry.watcher is not None
+    assert registry.all_entries()[0] is entry  # unused yet: the first to go past the limit
     assert registry.entry(worktree, python_exe) is entry  # what the agent's request gets
 
     breaking = [change_file(worktree, "app/core.py", CORE.replace("b: int", "b: str"))]
