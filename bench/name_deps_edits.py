@@ -35,24 +35,47 @@ def case(name: str, path: str, old: str, new: str, base: str = "released") -> Ca
     return Case(name, (Edit(path, old, new),), base)
 
 
-def apply(root: Path, edits: tuple[Edit, ...]) -> dict[str, str | None]:
-    """Write ``edits``; returns each touched file's previous text (None: it did not exist)."""
+def edited(root: Path, edits: tuple[Edit, ...]) -> dict[str, tuple[str | None, str | None]]:
+    """Each file ``edits`` touch: (its text now, its text after them; None: no such file),
+    computed without writing anything (the edits apply in order, each to what came before)."""
+    texts: dict[str, str | None] = {}
+
+    def current(rel: str) -> str | None:
+        if rel in texts:
+            return texts[rel]
+        path = root / rel
+        return path.read_text() if path.exists() else None
+
     before: dict[str, str | None] = {}
     for e in edits:
-        path = root / e.path
-        old = path.read_text() if path.exists() else None
+        old = current(e.path)
         before.setdefault(e.path, old)
         if e.copy_of is not None:
-            path.write_text((root / e.copy_of).read_text())
+            copied = current(e.copy_of)
+            assert copied is not None, f"{e.copy_of} does not exist"
+            texts[e.path] = copied
         elif e.new is None:
-            path.unlink()
+            assert old is not None, f"{e.path} does not exist"
+            texts[e.path] = None
         elif e.old is None or e.whole:
-            path.write_text(e.new)
+            texts[e.path] = e.new
         else:
             assert old is not None, f"{e.path} does not exist"
             assert e.old in old, f"{e.path}: {e.old!r} not found"
-            path.write_text(old.replace(e.old, e.new, 1))
-    return before
+            texts[e.path] = old.replace(e.old, e.new, 1)
+    return {rel: (text, texts[rel]) for rel, text in before.items()}
+
+
+def apply(root: Path, edits: tuple[Edit, ...]) -> dict[str, str | None]:
+    """Write ``edits``; returns each touched file's previous text (None: it did not exist)."""
+    changed = edited(root, edits)
+    for rel, (_, new) in changed.items():
+        path = root / rel
+        if new is None:
+            path.unlink(missing_ok=True)
+        else:
+            path.write_text(new)
+    return {rel: old for rel, (old, _) in changed.items()}
 
 
 def restore(root: Path, before: dict[str, str | None]) -> None:

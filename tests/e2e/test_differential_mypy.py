@@ -190,15 +190,28 @@ def test_both_checkers_judge_when_both_are_configured(
     (root / "pkg" / "__init__.py").write_text("")
     (root / "pkg" / "core.py").write_text(CORE)
     mypy_oracle, pyright_oracle = MypyOracle(root, python_exe), ColdOracle(root, python_exe)
-    failures: list[str] = []
-    for n, (rel, text, designed) in enumerate(BOTH_CASES):
-        changes = (new_file(rel, text),)
-        reply = client.check(root, changes, python=python_exe, timeout_s=120)
-        tree = write_patched_copy(root, changes, tmp_path / f"pyright-{n}")
-        expected = [
-            *mypy_oracle.expected(changes, tmp_path / f"mypy-{n}"),
-            *pyright_oracle.introduced(tree),
+    patches = [(new_file(rel, text),) for rel, text, _ in BOTH_CASES]
+
+    def cold_mypy_answers() -> list[list[Diagnostic]]:
+        return [mypy_oracle.expected(c, tmp_path / f"mypy-{n}") for n, c in enumerate(patches)]
+
+    def cold_pyright_answers() -> list[list[Diagnostic]]:
+        trees = [
+            write_patched_copy(root, c, tmp_path / f"pyright-{n}") for n, c in enumerate(patches)
         ]
+        return [pyright_oracle.introduced(tree) for tree in trees]
+
+    # The cold runs (one stream per oracle, each oracle's base run once) overlap the daemon's
+    # checks: independent processes, none of them writes the tree the daemon watches.
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        mypy_cold, pyright_cold = pool.submit(cold_mypy_answers), pool.submit(cold_pyright_answers)
+        replies = [client.check(root, c, python=python_exe, timeout_s=120) for c in patches]
+        cold = zip(mypy_cold.result(), pyright_cold.result(), strict=True)
+    failures: list[str] = []
+    for (rel, _, designed), reply, (by_mypy, by_pyright) in zip(
+        BOTH_CASES, replies, cold, strict=True
+    ):
+        expected = [*by_mypy, *by_pyright]
         daemon = normalize_paths(reply.diagnostics, root)
         only_daemon, only_oracle = differences(daemon, expected)
         errors = frozenset(d.source for d in daemon if d.severity == "error")

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from bench.name_deps_cases import CASES
-from bench.name_deps_edits import Case, apply, restore
+from bench.name_deps_edits import Case, apply, edited
 from bench.name_deps_tempting import TEMPTING
 from prewrite import change_file, delete_file, new_file
 from tests.support.differential import Disagreement, compare
@@ -54,15 +54,10 @@ def trees(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Workload]:
 
 
 def as_patch(root: Path, case: Case) -> GeneratedPatch:
-    """The case's edits as a prewrite patch against ``root`` (the tree is left as it was)."""
-    before = apply(root, case.edits)
-    try:
-        after = {rel: (root / rel).read_text() if (root / rel).exists() else None for rel in before}
-    finally:
-        restore(root, before)
+    """The case's edits as a prewrite patch against ``root``, computed without writing to the
+    tree: the daemon watches it, and a write and its undo would each reach the warm checker."""
     changes: list[FileChange] = []
-    for rel, old in before.items():
-        new = after[rel]
+    for rel, (old, new) in edited(root, case.edits).items():
         if old is None and new is not None:
             changes.append(new_file(rel, new))
         elif new is None:
