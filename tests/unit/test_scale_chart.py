@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from bench.scale_chart import point, write_scale_chart
+from bench.scale_chart import point, positions, write_scale_chart
 from bench.scale_repos import EFFECT_REPO, SQLALCHEMY_REPO, replace_once
 
 if TYPE_CHECKING:
@@ -79,3 +79,12 @@ def test_typescript_edits_are_salted_and_commented_in_its_syntax() -> None:
 def test_an_anchor_found_twice_stops_the_bench() -> None:
     with pytest.raises(ValueError, match="exactly once"):
         replace_once("a\na\n", "a\n", "b\n")
+
+
+def test_one_repository_under_two_checkers_is_drawn_side_by_side() -> None:
+    ts5, ts7, other = (point(_results(n, 1000 * n)) for n in (362, 362, 255))
+    xs = positions([other, ts5, ts7], by_lines=True)
+    assert xs[0] == 255_000
+    assert xs[1] == 362_000
+    assert xs[2] == pytest.approx(362_000 * 1.04)
+    assert positions([other], by_lines=False) == {0: 255}
