@@ -32,6 +32,7 @@ elsewhere; bench/results is not committed).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import platform
@@ -57,6 +58,7 @@ from bench.scale_patches import (
 from bench.scale_report import render
 from bench.scale_repos import REPOS, ScaleRepo
 from bench.scale_stage import stage
+from bench.trusting import trusting
 from prewrite import Client
 from prewrite.errors import CheckTimeout, DaemonUnresponsive, PrewriteError
 from prewrite.runtime import RuntimePaths
@@ -76,6 +78,7 @@ class Daemon:
         self.client, self.start_ms = start_daemon(paths)
         self.pid = self.client.daemon_pid
         self.server_pid: int | None = None
+        self.checker: str | None = None  # what the daemon says judges the workspace
 
     def check(self, patch: ScalePatch, run: int) -> dict[str, Any]:
         change = patch.change(self.root, run)
@@ -111,6 +114,7 @@ class Daemon:
             for ws in self.client.status().workspaces:
                 if Path(ws.root) == self.root.resolve():
                     self.server_pid = ws.server_pid or self.server_pid
+                    self.checker = ws.checker or self.checker
                     return f"{ws.activity or 'idle'} for {ws.activity_s:.0f} s, busy={ws.busy}"
         except (PrewriteError, OSError) as exc:
             return f"status failed: {exc}"
@@ -216,7 +220,10 @@ def run(args: argparse.Namespace, tmp: Path, results: dict[str, Any]) -> None:
     patches = scale_patches(repo, args.first_timeout, args.warm_timeout, args.interface_timeout,
                             args.runs)  # fmt: skip
     paths = RuntimePaths(tmp / "run")
-    daemon = Daemon(paths, root, python)
+    # An untrusted TypeScript workspace is judged by prewrite's pinned TypeScript, not its own
+    # (``languages/typescript/pinned.py``): the bench staged this one, so it trusts it, privately.
+    with trusting([root], tmp / "trusted") if repo.typescript else contextlib.nullcontext():
+        daemon = Daemon(paths, root, python)
     results["daemon_start_ms"] = round(daemon.start_ms)
     try:
         for patch in patches:
@@ -224,6 +231,7 @@ def run(args: argparse.Namespace, tmp: Path, results: dict[str, Any]) -> None:
             if patch.kind == "first_check":
                 results["rss_after_first_mb"] = daemon.rss()
         results["rss_mb"] = daemon.rss()
+        results["daemon_checker"] = daemon.checker
     finally:
         daemon.stop()
         if paths.log_file.is_file():
