@@ -1,8 +1,10 @@
 """The scale bench's patches on a repository (``bench.scale_repos``), and their cold verdicts.
 
 The oracle is the cold
-pyright CLI on the patched tree written to a copy, diffed against the cold run of the base as the
-daemon diffs (``tests.support.oracle``); its wall time is also the cold CLI on the patched tree.
+checker (the pyright CLI, or the workspace's own ``tsc``: ``bench.scale_stage``) on the patched
+tree written to a copy (``node_modules`` linked, not copied), diffed against the cold run of the
+base as the daemon diffs (``tests.support.oracle``); its wall time is also the cold CLI on the
+patched tree.
 """
 
 from __future__ import annotations
@@ -17,12 +19,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from prewrite.protocol import Diagnostic, FileChange
-from tests.support.oracle import cold_pyright, introduced_between, surplus, write_patched_copy
+from tests.support.oracle import introduced_between, surplus
+from tests.support.ts_oracle import write_patched_copy
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
     from bench.scale_repos import ScaleRepo
+
+    ColdRun = Callable[[Path, float], list[Diagnostic]]  # (tree, timeout_s): its diagnostics
 
 
 @dataclass(frozen=True)
@@ -47,6 +52,7 @@ def scale_patches(
 ) -> list[ScalePatch]:
     """The bench's patches in the order they are checked; the first is the daemon's first check."""
     hub = repo.hub_what.split(" (")[0]
+    number = "number" if repo.typescript else "int"
     return [
         ScalePatch("first_check", "comment-only edit of a leaf module (the daemon's first check)",
                    repo.leaf, repo.comment, 1, first_s),
@@ -56,44 +62,44 @@ def scale_patches(
                    repo.hub, repo.hub_body, runs, warm_s),
         ScalePatch("interface", f"interface change: {hub} gains a parameter with a default",
                    repo.hub, repo.new_parameter, 3, interface_s),
-        ScalePatch("interface_red", f"interface change: {hub} declared to return int (red)",
+        ScalePatch("interface_red", f"interface change: {hub} declared to return {number} (red)",
                    repo.hub, repo.return_annotation, 1, interface_s),
     ]  # fmt: skip
 
 
 @dataclass(frozen=True)
 class Cold:
-    """A cold pyright CLI run: its wall time and diagnostics, or why there are none."""
+    """A cold checker's run: its wall time and diagnostics, or why there are none."""
 
     ms: float
     diagnostics: list[Diagnostic] | None
     error: str | None = None
 
 
-def run_cold(tree: Path, python: str, timeout_s: float) -> Cold:
+def run_cold(tree: Path, cold: ColdRun, timeout_s: float) -> Cold:
     """The cold CLI on ``tree``, timed; a timeout or failure is a result, not a crash."""
     started = time.perf_counter()
     try:
-        found = cold_pyright(tree, python, timeout_s=timeout_s)
+        found = cold(tree, timeout_s)
     except subprocess.TimeoutExpired:
         return Cold(timeout_s * 1000, None, f"no answer within {timeout_s:.0f} s")
-    except Exception as exc:  # OracleFailed, OSError: reported in the results
+    except Exception as exc:  # OracleFailed, TsOracleFailed, OSError: reported in the results
         return Cold((time.perf_counter() - started) * 1000, None, f"{type(exc).__name__}: {exc}")
     return Cold((time.perf_counter() - started) * 1000, found)
 
 
 def cold_introduced(
-    root: Path, python: str, base: Sequence[Diagnostic], change: FileChange, timeout_s: float
+    root: Path, cold: ColdRun, base: Sequence[Diagnostic], change: FileChange, timeout_s: float
 ) -> Cold:
     """The oracle for one patch: the cold run on the patched copy, less the base's diagnostics."""
     with tempfile.TemporaryDirectory(prefix="pwb-scale-cold-", dir="/tmp") as tmp:
         tree = write_patched_copy(root, [change], Path(tmp) / "tree")
-        cold = run_cold(tree, python, timeout_s)
-        if cold.diagnostics is None:
-            return cold
-        new = introduced_between(root, base, tree, cold.diagnostics)
+        found = run_cold(tree, cold, timeout_s)
+        if found.diagnostics is None:
+            return found
+        new = introduced_between(root, base, tree, found.diagnostics)
         shutil.rmtree(tree)
-    return Cold(cold.ms, new)
+    return Cold(found.ms, new)
 
 
 def show(d: Diagnostic) -> str:

@@ -18,6 +18,16 @@ def _ms(value: Any) -> str:
     return f"{value / 1000:.1f} s" if value >= 10_000 else f"{value:.0f} ms"
 
 
+def checker(results: dict[str, Any]) -> str:
+    """What judged the run (results before the TypeScript shape name pyright only)."""
+    return str(results.get("checker") or results.get("pyright") or "?")
+
+
+def _size(results: dict[str, Any]) -> str:
+    lines = results.get("lines")
+    return f"{results.get('files', 'n/a')}" + (f" ({lines:,})" if lines else "")
+
+
 def _by_kind(results: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {p["kind"]: p for p in results["patches"]}
 
@@ -41,11 +51,11 @@ def _summary(results: dict[str, Any]) -> list[str]:
     ratio = f"{first / cold:.2f}x" if first and cold and not results.get("cold_error") else "n/a"
     rss, early = results.get("rss_mb", {}), results.get("rss_after_first_mb", {})
     return [
-        "| workload | .py files | cold CLI | daemon start | first check | first / cold "
+        "| workload | files (lines) | cold CLI | daemon start | first check | first / cold "
         "| leaf body p50 | hub body p50 | interface p50 | interface (red) "
         "| RSS daemon (after first check → end) | RSS checker (after first check → end) |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|",
-        f"| {results['workload']} | {results.get('files', 'n/a')} "
+        f"| {results['workload']} | {_size(results)} "
         f"| {results.get('cold_error') or _ms(cold)} | {_ms(results.get('daemon_start_ms'))} "
         f"| {_p50(kinds.get('first_check'))} | {ratio} | {_p50(kinds.get('leaf_body'))} "
         f"| {_p50(kinds.get('hub_body'))} | {_p50(kinds.get('interface'))} "
@@ -108,7 +118,7 @@ def _goals(results: dict[str, Any]) -> list[str]:
         f"hub: {at_most('hub_body', GOAL_WARM_MS)}",
         f"- interface change ≤ 5 s: {at_most('interface', GOAL_INTERFACE_MS)}; "
         f"red: {at_most('interface_red', GOAL_INTERFACE_MS)}",
-        f"- verdicts agreeing with cold pyright: {agree} of {len(judged)} checks"
+        f"- verdicts agreeing with the cold checker: {agree} of {len(judged)} checks"
         + (f" ({unjudged} not compared: no answer or no oracle)" if unjudged else ""),
     ]
 
@@ -147,7 +157,7 @@ def _disagreements(results: dict[str, Any]) -> list[str]:
 
 def render(results: dict[str, Any]) -> str:
     head = (
-        f"Scale bench, {results['date']}, {results['machine']}, {results['pyright']}; load "
+        f"Scale bench, {results['date']}, {results['machine']}, {checker(results)}; load "
         f"average {results['load_start']} at start, {results.get('load_end', '?')} at the end; "
         f"{results.get('runtime_s', '?')} s in all."
     )
@@ -155,6 +165,6 @@ def render(results: dict[str, Any]) -> str:
         head, "", *_summary(results), "", *_patch_rows(results), "",
         "Goals (issue 24):", *_goals(results), "",
         "Where the time went (the reply's `timings_ms`):", *_where(results), "",
-        "Disagreements with cold pyright:", *_disagreements(results),
+        "Disagreements with the cold checker:", *_disagreements(results),
     ]  # fmt: skip
     return "\n".join(parts) + "\n"

@@ -1,10 +1,13 @@
 """The scale bench's repositories and the edits it times on each (``bench.scale --repo``).
 
-Two shapes: Django 5.2.8's ``django/`` (883 modules, mostly unannotated: a body decides the
-inferred types its importers see) and SQLAlchemy 2.0.36's ``lib/sqlalchemy`` (255 modules, 232k
-lines, annotated throughout and generics-heavy). Per repository: a leaf (nothing imports it), a
-hub used across the package, a body edit of each, and two interface changes of the hub: a
-parameter with a default (green) and a return annotation its body contradicts (red).
+Three shapes: Django 5.2.8's ``django/`` (883 modules, mostly unannotated: a body decides the
+inferred types its importers see), SQLAlchemy 2.0.36's ``lib/sqlalchemy`` (255 modules, 232k
+lines, annotated throughout and generics-heavy) and, in TypeScript, effect 3.19.9's ``src/`` (362
+modules, 235k lines, the largest npm package found that ships its sources and checks clean: a
+functional library, 222 of whose modules import ``Function.ts``). Per repository: a leaf (nothing
+but an index imports it), a hub used across the package, a body edit of each, and two interface
+changes of the hub: a parameter with a default (green) and a return annotation its body
+contradicts (red).
 
 Each edit is an exact text edit of one module, salted per run (a run-specific string or comment)
 so that no run can be answered from an identical earlier request; an anchor that is not found
@@ -16,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from tests.support.ts_workloads import EFFECT, TsPackageSpec
 from tests.support.workloads import DJANGO, SQLALCHEMY, WorkloadSpec
 
 Edit = Callable[[str, int], str]
@@ -32,8 +36,8 @@ def _insert_before(anchor: str, indent: str) -> Edit:
     return lambda text, run: replace_once(text, anchor, f'{indent}_pw_salt = "run {run}"\n{anchor}')
 
 
-def _comment(text: str, run: int) -> str:
-    return f"{text.rstrip()}\n# prewrite scale bench: a comment (run {run})\n"
+def _same(text: str) -> str:
+    return text
 
 
 @dataclass(frozen=True)
@@ -41,9 +45,8 @@ class ScaleRepo:
     """A pinned repository and the edits timed on it."""
 
     name: str
-    spec: WorkloadSpec
+    spec: WorkloadSpec | TsPackageSpec  # a PyPI sdist (pyright judges) or an npm package (tsc)
     package: str  # the directory whose modules are counted (and judged)
-    staged_pyproject: Callable[[str], str]  # the staged pyproject.toml (before the rungs' part)
     leaf: str
     leaf_what: str
     leaf_body: Edit
@@ -53,9 +56,20 @@ class ScaleRepo:
     signature: str  # the hub function's ``def`` line, for the interface changes
     with_parameter: str  # that line with a defaulted parameter (``{run}``: the salt)
     returning_int: str  # that line declaring ``-> int``, which its body contradicts
+    # the staged pyproject.toml (before the rungs' part); Python only
+    staged_pyproject: Callable[[str], str] = _same
+
+    @property
+    def typescript(self) -> bool:
+        return isinstance(self.spec, TsPackageSpec)
+
+    @property
+    def suffix(self) -> str:
+        return ".ts" if self.typescript else ".py"
 
     def comment(self, text: str, run: int) -> str:
-        return _comment(text, run)
+        mark = "//" if self.typescript else "#"
+        return f"{text.rstrip()}\n{mark} prewrite scale bench: a comment (run {run})\n"
 
     def new_parameter(self, text: str, run: int) -> str:
         return replace_once(text, self.signature, self.with_parameter.format(run=run))
@@ -69,7 +83,6 @@ DJANGO_REPO = ScaleRepo(
     name="django",
     spec=DJANGO,
     package="django",
-    staged_pyproject=lambda text: text,
     leaf="django/core/management/commands/check.py",
     leaf_what="a management command's check.handle",
     leaf_body=lambda text, run: replace_once(
@@ -112,4 +125,31 @@ SQLALCHEMY_REPO = ScaleRepo(
     returning_int="def warn(msg: str, code: Optional[str] = None) -> int:  # run {run}\n",
 )
 
-REPOS = {r.name: r for r in (DJANGO_REPO, SQLALCHEMY_REPO)}
+_GET = (
+    "export const get = <A extends PrimaryKey.PrimaryKey>(self: HashRing<A>, input: string): "
+    "A | undefined => {\n"
+)
+_IDENTITY = "export const identity = <A>(a: A): A => a\n"
+# ``noUnusedLocals`` is on: a salted statement must use its constant (``void``) to stay green.
+EFFECT_REPO = ScaleRepo(
+    name="effect",
+    spec=EFFECT,
+    package="src",
+    leaf="src/HashRing.ts",
+    leaf_what="HashRing.get (only the index re-exports HashRing)",
+    leaf_body=lambda text, run: replace_once(
+        text, _GET, f'{_GET}  const pwSalt = "run {run}"\n  void pwSalt\n'
+    ),
+    hub="src/Function.ts",
+    hub_what="Function.identity (annotated; 222 modules import Function.ts)",
+    hub_body=lambda text, run: replace_once(
+        text,
+        _IDENTITY,
+        f'export const identity = <A>(a: A): A => {{\n  void "run {run}"\n  return a\n}}\n',
+    ),
+    signature=_IDENTITY,
+    with_parameter='export const identity = <A>(a: A, pwSuffix: unknown = "{run}"): A => a\n',
+    returning_int="export const identity = <A>(a: A): number => a // run {run}\n",
+)
+
+REPOS = {r.name: r for r in (DJANGO_REPO, SQLALCHEMY_REPO, EFFECT_REPO)}

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from bench.measure import CHECK_TIMEOUT_S, CLI_TIMEOUT_S, Budget, start_daemon, stop_daemon
 from bench.processes import rss_mb, run_sampled, summarize
+from bench.trusting import trusting
 from bench.ts_patches import generate
 from prewrite.runtime import RuntimePaths
 from prewrite_daemon.backends.tsc_output import parse_tsc_output
@@ -132,7 +133,10 @@ def measure_daemon(
 ) -> dict[str, Any]:
     """A private daemon: start, a first (warm-up) check, then warm runs per patch; stopped."""
     paths = RuntimePaths(work / "run")
-    client, start_ms = start_daemon(paths)
+    # Untrusted, the workspace would be judged by prewrite's pinned TypeScript 5.9.3, whatever
+    # engine is under test (``languages/typescript/pinned.py``): the bench staged it, and trusts it.
+    with trusting([staged.root], work / "trusted"):
+        client, start_ms = start_daemon(paths)
     pid, server_pid = client.daemon_pid, None
     try:
         first, first_ms = _timed_check(client, staged, patches[0].salted(0))

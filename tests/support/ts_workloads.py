@@ -13,6 +13,10 @@ Neither tarball has a usable ``tsconfig.json`` (mobx ships none; rxjs ships only
 removed), so one minimal config is written for both: ``strict`` with modern module settings that
 both compilers accept, ``"types": []`` so no ``@types`` from a parent ``node_modules`` leak in.
 
+The scale bench (``bench.scale --repo effect``) adds a third, not part of the differential test:
+``effect`` 3.19.9, 362 modules and 235k lines (``EFFECT``, with the compiler options of its own
+build and the ``@types/node`` its repository checks against; clean with TS 5.9).
+
 A workspace has its own ``node_modules/typescript``: a symlink to the toolchain of the version
 under test (``tests/toolchains``, installed by ``make install``), which the daemon and the cold
 oracle both run. Everything is cached under ``cache_dir()`` (see ``workloads.py``), keyed by
@@ -39,6 +43,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 __all__ = [
+    "EFFECT",
     "TS_MAJORS",
     "TS_PACKAGES",
     "TsPackageSpec",
@@ -107,6 +112,25 @@ RXJS = TsPackageSpec(
     deps=("tslib@2.8.1",),
 )
 TS_PACKAGES: dict[str, TsPackageSpec] = {"mobx": MOBX, "rxjs": RXJS}
+# The scale bench's TypeScript shape (not in TS_PACKAGES: too slow for the differential test).
+# effect's repository checks ``src`` with ``exactOptionalPropertyTypes``, ``noUnusedLocals`` and
+# Node's types (its sources read ``process`` and ``Error.stackTraceLimit``); its runtime
+# dependencies and @types/node pinned to releases of 3.19.9's time (2026-01-22).
+EFFECT = TsPackageSpec(
+    name="effect",
+    version="3.19.9",
+    keep=("src", "package.json"),
+    deps=("@standard-schema/spec@1.0.0", "fast-check@3.23.2", "@types/node@22.19.1"),
+    options={
+        "target": "es2022",
+        "lib": ["es2022", "dom", "dom.iterable"],
+        "types": ["node"],
+        "exactOptionalPropertyTypes": True,
+        "noUnusedLocals": True,
+        "noFallthroughCasesInSwitch": True,
+        "moduleDetection": "force",
+    },
+)
 
 
 def toolchain_dir(ts_major: int) -> Path:
@@ -117,10 +141,12 @@ def toolchain_dir(ts_major: int) -> Path:
     return found
 
 
-def prepare_ts_workload(name: str, ts_major: int, cache: Path | None = None) -> TsWorkload:
-    """Download, unpack and provision the package ``name`` for TypeScript ``ts_major`` once;
-    later calls return the cached workspace."""
-    spec = TS_PACKAGES[name]
+def prepare_ts_workload(
+    name: str | TsPackageSpec, ts_major: int, cache: Path | None = None
+) -> TsWorkload:
+    """Download, unpack and provision the package ``name`` (of ``TS_PACKAGES``, or a spec) for
+    TypeScript ``ts_major`` once; later calls return the cached workspace."""
+    spec = TS_PACKAGES[name] if isinstance(name, str) else name
     ts_dir = toolchain_dir(ts_major)
     base = (cache or cache_dir()) / f"npm-{spec.name}@{spec.version}"
     stamp = repr((spec, spec.tsconfig()))  # a changed spec or config rebuilds the cache
