@@ -14,7 +14,8 @@ Both are made at the same moment; after the delay, each gets a body edit of the 
 first check), then ``--runs`` more (warm p50). Every answer must be a green with the patched
 file checked. Reported per delay: first check and warm p50 of each, and each workspace's checker
 RSS; the daemon's log gives how long priming took. One run, one daemon (``--max-warm`` raised so
-no workspace is evicted), so every figure saw the same machine.
+no workspace is evicted), so every figure saw the same machine; each pair is removed before the
+next delay's is made, so no earlier worktree's priming competes with the next pair's checks.
 """
 
 from __future__ import annotations
@@ -102,12 +103,15 @@ def run(delays: list[float], runs: int, work: Path) -> dict[str, Any]:
             time.sleep(delay)
             for kind, root in (("worktree", worktree), ("clone", clone)):
                 times = _first_then_warm(client, root, pristine.python, runs)
-                rows.append(
-                    {"workspace": kind, "delay_s": delay, "root": str(root.resolve()), **times}
-                )
-        rss = _rss_mb(client)
-        for row in rows:
-            row["rss_mb"] = rss.get(row.get("root", str(repo.resolve())))
+                rows.append({"workspace": kind, "delay_s": delay, **times})
+            rss = _rss_mb(client)
+            for row, root in zip(rows[-2:], (worktree, clone), strict=True):
+                row["rss_mb"] = rss.get(str(root.resolve()))
+            # Gone before the next delay: the daemon releases their checkers (and a priming
+            # still under way), which would otherwise compete with the next pair's checks.
+            _git(repo, "worktree", "remove", "--force", str(worktree))
+            shutil.rmtree(clone)
+        rows[0]["rss_mb"] = _rss_mb(client).get(str(repo.resolve()))
         return {"rows": rows, "priming": _priming(paths.log_file), "load": os.getloadavg()}
     finally:
         stop_daemon(client, paths, pid, None)

@@ -83,7 +83,9 @@ class Entry:
         self._users = 0
         self._requests = 0
         self.rechecker = IdleRechecker(workspace, self._busy, on_miss or _log_only)
-        self.primer = Primer(workspace, self._busy)  # started by ``prewarm`` only
+        # Priming is speculative: it waits while any request is served, here or elsewhere.
+        self.daemon_busy: Callable[[], bool] = lambda: False  # the registry's (``Registry``)
+        self.primer = Primer(workspace, lambda: self._busy() or self.daemon_busy())
         workspace.lock.on_free = self._idle_now
         self._warming: asyncio.Task[None] | None = None
         self._prewarming: asyncio.Task[None] | None = None

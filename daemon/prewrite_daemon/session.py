@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import logging
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -49,7 +48,7 @@ from prewrite_daemon.recheck.misses import NarrowingMisses
 from prewrite_daemon.retire import Retiring, stop_entry
 from prewrite_daemon.watcher import WorkspaceWatcher
 from prewrite_daemon.workspace import Workspace
-from prewrite_daemon.worktrees import WorktreeWarmup
+from prewrite_daemon.worktrees import WorktreeWarmup, worktree_entries
 
 if TYPE_CHECKING:
     from collections.abc import AsyncGenerator, Awaitable, Callable
@@ -66,8 +65,6 @@ if TYPE_CHECKING:
     )
     from prewrite_daemon.languages.base import Language
 
-
-log = logging.getLogger(__name__)
 
 Key = tuple[Path, str, str, bool, bool]  # root, language, interpreter, trusted, it may run
 
@@ -119,6 +116,7 @@ class Registry:
         self._retiring = Retiring()  # superseded and released entries, and which ones go
         self._write_locks: dict[Path, asyncio.Lock] = {}
         self.ready = ReadyCheckers(state_dir / "ready", ready_checkers, quiet)
+        self._serving = 0  # requests under way (``_ladder``)
         self.worktrees = WorktreeWarmup(worktree_warmup, self._make_prewarmed, self._start_watching)
 
     def _key(self, root: Path, python: str, language: Language) -> Key:
@@ -160,6 +158,7 @@ class Registry:
             workspace.take_ready = self.ready.take
             self.misses.apply(workspace)
             entry = Entry(workspace, self.state_dir, self.max_queue, self.limits, self.misses.found)
+            entry.daemon_busy = lambda: self._serving > 0
         self._entries[key] = entry  # most recently used last
         return entry
 
@@ -191,21 +190,29 @@ class Registry:
     async def _ladder(
         self, root: Path, request: CheckRequest | ApplyRequest
     ) -> AsyncGenerator[tuple[list[Entry], Ladder]]:
-        """The entries that judge ``request`` (held in use) and a ladder over them."""
-        check_state_dir(self.state_dir)
-        await self._ask_ahead(root, request.python)
-        entries = self.entries_for(root, request.python, [c.path for c in request.changes])
-        with all_in_use(entries):
-            await self._retiring.evict(
-                self._entries, entries, self.trusted, self.max_warm, self.memory_budget
-            )
-            first = entries[0]
-            ladder = Ladder(
-                root, load_config(root), first.ruff, typecheck_all(entries), self.protected,
-                node=first.node, trusted=self.trusted,
-            )  # fmt: skip
-            warm_up(entries, ladder, request)  # the checkers start while the cheap rungs run
-            yield entries, ladder
+        """The entries that judge ``request`` (held in use) and a ladder over them; while any
+        is served, no workspace primes (``recheck/prime.py``), and they go on after the last."""
+        self._serving += 1
+        try:
+            check_state_dir(self.state_dir)
+            await self._ask_ahead(root, request.python)
+            entries = self.entries_for(root, request.python, [c.path for c in request.changes])
+            with all_in_use(entries):
+                await self._retiring.evict(
+                    self._entries, entries, self.trusted, self.max_warm, self.memory_budget
+                )
+                first = entries[0]
+                ladder = Ladder(
+                    root, load_config(root), first.ruff, typecheck_all(entries), self.protected,
+                    node=first.node, trusted=self.trusted,
+                )  # fmt: skip
+                warm_up(entries, ladder, request)  # the checkers start while the rungs run
+                yield entries, ladder
+        finally:
+            self._serving -= 1
+            if not self._serving:
+                for entry in list(self._entries.values()):
+                    entry.primer.poke()
 
     async def check(self, request: CheckRequest) -> CheckReply:
         """Run the ladder on the request's patch; every verdict and refusal is recorded."""
@@ -283,27 +290,12 @@ class Registry:
         entry.watcher.start()
 
     def _make_prewarmed(self, source: Entry, root: Path) -> list[tuple[Entry, Entry]]:
-        """``root``'s entries as an agent's requests there would get them (``WorktreeWarmup``),
-        one per language warm at ``source``'s root, each with the entry it mirrors: that one's
-        interpreter if it was named, else the one ``root`` resolves (its own venv); least
-        recently used until a request uses it. None past the warm limit, nor for a root
-        registered already."""
-        if any(k[0] == root for k in self._entries):
-            return []
-        here = source.workspace.root
-        twins = [e for e in self._entries.values() if e.workspace.root == here and not e.closed]
-        made: list[tuple[Entry, Entry]] = []
-        for twin in twins:
-            if len(self._entries) >= self.max_warm:
-                log.info("not warming up %s: %d workspaces are warm already", root, self.max_warm)
-                break
-            ws = twin.workspace
-            named = resolve_python(ws.root, None) != ws.python
-            python = ws.python if named else resolve_python(root, None)
-            entry = self.entry(root, python, ws.language)
-            key = _key(entry.workspace)  # nobody asked for it yet: the first to go past a limit
+        """``worktree_entries``, each made the least recently used: nobody asked for it yet."""
+        entries = list(self._entries.values())
+        made = worktree_entries(source, root, entries, self.max_warm, self.entry, resolve_python)
+        for _twin, entry in made:
+            key = _key(entry.workspace)
             self._entries = {key: self._entries.pop(key), **self._entries}
-            made.append((twin, entry))
         return made
 
     def _write_lock(self, root: Path) -> asyncio.Lock:

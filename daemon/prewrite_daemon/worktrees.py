@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from prewrite_daemon.entry import Entry
+    from prewrite_daemon.languages.base import Language
 
 log = logging.getLogger(__name__)
 
@@ -161,6 +162,33 @@ class WorktreeScout:
         below = root.relative_to(top)
         roots = [t / below for t in added if t != top]
         return [r.resolve() for r in roots if os.path.isdir(r)]  # as requests name roots
+
+
+def worktree_entries(
+    source: Entry,
+    root: Path,
+    entries: list[Entry],
+    max_warm: int,
+    make: Callable[[Path, str, Language], Entry],
+    interpreter: Callable[[Path, str | None], str],
+) -> list[tuple[Entry, Entry]]:
+    """``root``'s entries as an agent's requests there would get them (``make``), one per
+    language warm at ``source``'s root, each with the entry it mirrors: that one's interpreter
+    if it was named, else the one ``root`` resolves (``interpreter``: its own venv, ``PATH``'s).
+    None past ``max_warm`` entries, nor for a root registered already."""
+    if any(e.workspace.root == root for e in entries):
+        return []
+    here = source.workspace.root
+    made: list[tuple[Entry, Entry]] = []
+    for twin in [e for e in entries if e.workspace.root == here and not e.closed]:
+        if len(entries) + len(made) >= max_warm:
+            log.info("not warming up %s: %d workspaces are warm already", root, max_warm)
+            break
+        ws = twin.workspace
+        named = interpreter(ws.root, None) != ws.python
+        python = ws.python if named else interpreter(root, None)
+        made.append((twin, make(root, python, ws.language)))
+    return made
 
 
 class WorktreeWarmup:
