@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tests.support.planner_cases_calls import CALLS
 from tests.support.planner_cases_classes import ABSTRACT, DECORATORS, SUBCLASSES
 from tests.support.planner_cases_fuzzed import FUZZED
 from tests.support.planner_cases_members import MEMBERS
@@ -10,5 +11,5 @@ from tests.support.planner_cases_protocols import ENUMS, PROTOCOLS
 
 CATALOGUE = [
     *PROTOCOLS, *ENUMS, *ABSTRACT, *SUBCLASSES, *DECORATORS, *MEMBERS, *STUBS, *PEP695,
-    *REEXPORTS, *GLOBAL, *FUZZED,
+    *REEXPORTS, *GLOBAL, *CALLS, *FUZZED,
 ]  # fmt: skip

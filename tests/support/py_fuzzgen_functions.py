@@ -3,9 +3,10 @@
 A function, maybe decorated (a ``ParamSpec`` decorator of the program's own, identity or one that
 changes the return type, ``functools.cache``, ``contextlib.contextmanager``, ``@deprecated``),
 maybe ``async``, reached through another module's unannotated wrapper, variable, alias or
-``functools.partial``, or assigned to a ``Callable``. Overloaded functions and methods called with
-each arm. Mutations retype the return or the parameter, add a parameter, make it keyword-only,
-swap the decorator, toggle ``async``; for overloads, swap, drop or add an arm.
+``functools.partial``, or assigned to a ``Callable``, and called as a statement in another
+unannotated wrapper (``names.calls``). Overloaded functions and methods called with each arm.
+Mutations retype the return or the parameter, add a parameter, make it keyword-only, swap the
+decorator, toggle ``async``; for overloads, swap, drop or add an arm.
 """
 
 from __future__ import annotations
@@ -106,13 +107,19 @@ def _use_blocks(s: FuncSpec) -> Blocks:
     if s.callback:
         code = f"$cb: Callable[[{s.param}], {_result(s)}] = $make"
         return {"mid": EMPTY, "use": block(code, "from collections.abc import Callable")}
+    # an unannotated wrapper calling it as a statement (``names.calls``: its type is its own
+    # return's whatever the call's arguments), used from the ``use`` block
+    stmt = (
+        EMPTY if s.asyncf else block(f"def $stmt():\n    $make({arg})\n    return {TYPES[s.ret]}")
+    )
+    calls = "" if s.asyncf else f"\n$s: {s.ret} = $stmt()"
     if s.deco == "contextmanager":
         code = f"with {call} as $v:\n    $w: {s.ret} = $v"
     elif s.asyncf:
         code = f"async def $main() -> None:\n    $r: {_result(s)} = await {call}"
     else:
         code = f"$r: {_result(s)} = {call}"
-    return {"mid": mid, "use": block(code)}
+    return {"mid": mid, "stmt": stmt, "use": block(code + calls)}
 
 
 def _function_blocks(s: FuncSpec, base: FuncSpec) -> Blocks:
