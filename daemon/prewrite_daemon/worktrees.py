@@ -17,6 +17,7 @@ Worktrees present when a repository is first looked at are not new: only those a
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
 from dataclasses import dataclass, field
@@ -213,9 +214,9 @@ class WorktreeWarmup:
     def look(self, source: Entry) -> None:
         """Warm up each worktree of ``source``'s repository added since the last look. Never
         raises: it runs on the watcher's tick, which must go on whatever happens here."""
-        self.warmed = {r: e for r, e in self.warmed.items() if not e.closed}
         try:
             for root in self._scout.new_worktrees(source.workspace.root):
+                self.warmed = {r: e for r, e in self.warmed.items() if not e.closed}
                 for twin, entry in self._make(source, root):
                     language = entry.workspace.language.name
                     log.info(
@@ -224,11 +225,9 @@ class WorktreeWarmup:
                         language,
                         twin.workspace.root,
                     )
-
-                    def watch(entry: Entry = entry) -> None:
-                        self._watch(entry)
-
-                    entry.prewarm(list(twin.workspace.base_cache), watch)
+                    entry.prewarm(
+                        list(twin.workspace.base_cache), functools.partial(self._watch, entry)
+                    )
                     self.warmed[root, language] = entry
                     self._seen.set()
         except PrewriteError as exc:

@@ -68,15 +68,22 @@ async def _warm_repository(
     registry: Registry, top: Path, python: str, files: dict[str, str] = FILES
 ) -> None:
     """A git repository at ``top``, warm (one check) and watched (its first look is done)."""
+    await _committed_and_checked(registry, top, python, files)
+    source = registry.entry(top, python)
+    assert source.watcher is not None
+    async with asyncio.timeout(WAIT_S):
+        await source.watcher.ready.wait()  # the scout's first look sees no worktree yet
+
+
+async def _committed_and_checked(
+    registry: Registry, top: Path, python: str, files: dict[str, str]
+) -> None:
+    """``files`` committed in a new git repository at ``top``, then one check there."""
     write_tree(top, files)
     git(top, "init", "-q")
     git(top, "add", "-A")
     git(top, "commit", "-qm", "base")
     await _check(registry, top, python, [change_file(top, "app/core.py", CORE + "Z = 1\n")])
-    source = registry.entry(top, python)
-    assert source.watcher is not None
-    async with asyncio.timeout(WAIT_S):
-        await source.watcher.ready.wait()  # the scout's first look sees no worktree yet
 
 
 async def _new_worktree(registry: Registry, top: Path, worktree: Path) -> Entry:
@@ -134,11 +141,7 @@ async def test_no_worktree_is_warmed_up_beyond_the_warm_limit(
     registry = Registry(tmp_path / "state", max_warm=1, worktree_warmup=True)
     try:
         top = tmp_path / "repo"
-        write_tree(top, FILES)
-        git(top, "init", "-q")
-        git(top, "add", "-A")
-        git(top, "commit", "-qm", "base")
-        await _check(registry, top, python_exe, [change_file(top, "app/core.py", CORE + "Z=1\n")])
+        await _committed_and_checked(registry, top, python_exe, FILES)
         source = registry.entry(top, python_exe)
         registry.worktrees.look(source)  # as the watcher's tick does (the first look)
         git(top, "worktree", "add", "-q", str(tmp_path / "wt"))
