@@ -4,12 +4,12 @@ One re-checker per registered workspace, like its watcher: a task started on the
 green and stopped with the workspace. It wakes when the workspace lock comes free and no request
 is under way (``busy``), waits ``settle_s`` (an agent's next request usually follows its last
 reply at once), then takes each pending re-check in turn (``recheck/pending.py``), holding the lock
-in the background (``concurrency/preemptible_lock.py``): any request on the workspace cancels the
-attempt, which puts the checker back and hands the lock over, and the re-check resumes at the next
-idle moment from what it had pulled. An attempt is bounded by ``timeout_s``; one that runs out
-resumes too, at most ``MAX_TIMEOUTS`` times, and one that fails is given up (logged). A re-check
-that finds what the patch introduced in a pruned file calls ``on_miss`` (the registry records it,
-turns narrowing off, and tells the next reply).
+in the background (``recheck/background.py``, the loop it shares with the primer): any request on
+the workspace cancels the attempt, which puts the checker back and hands the lock over, and the
+re-check resumes at the next idle moment from what it had pulled. An attempt is bounded by
+``timeout_s``; one that runs out resumes too, at most ``MAX_TIMEOUTS`` times, and one that fails
+is given up (logged). A re-check that finds what the patch introduced in a pruned file calls
+``on_miss`` (the registry records it, turns narrowing off, and tells the next reply).
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from prewrite.errors import CheckTimeout, PrewriteError
-from prewrite_daemon.concurrency.preemptible_lock import LockBusy
 from prewrite_daemon.limits import Deadline
+from prewrite_daemon.recheck.background import BackgroundWork
 from prewrite_daemon.recheck.pending import recheck
 
 if TYPE_CHECKING:
@@ -50,7 +50,7 @@ class RecheckStatistics:
     dropped: int  # narrowed greens forgotten unchecked (the tree moved, a full queue, a failure)
 
 
-class IdleRechecker:
+class IdleRechecker(BackgroundWork[RecheckStatistics]):
     def __init__(
         self,
         workspace: Workspace,
@@ -59,30 +59,13 @@ class IdleRechecker:
         timeout_s: float = RECHECK_TIMEOUT_S,
         settle_s: float = SETTLE_S,
     ) -> None:
-        self.workspace = workspace
-        self.busy = busy
+        super().__init__(workspace, busy, settle_s, "recheck")
         self.on_miss = on_miss
         self.timeout_s = timeout_s
-        self.settle_s = settle_s
-        self._started = self._preempted = self._completed = self._misses = 0
-        self._progress = asyncio.Condition()
-        self._wake = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
-        self._stopped = False  # the entry pokes it when the lock comes free (``Entry``)
+        self._started = self._completed = self._misses = 0
 
-    def poke(self) -> None:
-        """The workspace may be idle now: start (or wake) the re-checker if there is work."""
-        if self._stopped or not len(self.workspace.rechecks):
-            return
-        if self._task is None:
-            self._task = asyncio.create_task(self._run(), name=f"recheck {self.workspace.root}")
-        self._wake.set()
-
-    async def stop(self) -> None:
-        self._stopped = True
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
+    def has_work(self) -> bool:
+        return self.workspace.rechecks.first() is not None
 
     def statistics(self) -> RecheckStatistics:
         return RecheckStatistics(
@@ -90,52 +73,24 @@ class IdleRechecker:
             self._misses, self.workspace.rechecks.dropped,
         )  # fmt: skip
 
-    async def wait_until(self, predicate: Callable[[RecheckStatistics], bool]) -> None:
-        """Until the statistics satisfy ``predicate`` (tests wait on it, under a timeout)."""
-        async with self._progress:
-            await self._progress.wait_for(lambda: predicate(self.statistics()))
-
-    async def _moved(self) -> None:
-        async with self._progress:
-            self._progress.notify_all()
-
-    async def _run(self) -> None:
-        queue = self.workspace.rechecks
-        while True:
-            await self._wake.wait()
-            self._wake.clear()
-            if self.settle_s:
-                await asyncio.sleep(self.settle_s)  # a debounce, not a wait for an event
-            while (item := queue.first()) is not None and not self.busy():
-                async with asyncio.TaskGroup() as tg:
-                    attempt = tg.create_task(self._attempt(item))
-                if attempt.cancelled():  # preempted: again at the next idle moment
-                    self._preempted += 1
-                    await self._moved()
-                    break
-                if not attempt.result():
-                    break  # the lock was taken meanwhile: its release wakes us
-
-    async def _attempt(self, item: PendingRecheck) -> bool:
-        """One try at ``item`` under the background lock; False if the lock was not free."""
+    async def turn(self) -> None:
+        """One try at the first narrowed green; one that runs out of time resumes at the next turn
+        from what it pulled, at most ``MAX_TIMEOUTS`` times."""
         ws = self.workspace
-        task = asyncio.current_task()
-        assert task is not None
+        item = ws.rechecks.first()
+        if item is None:
+            return
         try:
-            async with ws.lock.background(task.cancel):
-                item.attempts += 1
-                self._started += 1
-                await self._moved()
-                async with asyncio.timeout(self.timeout_s):
-                    found = await recheck(ws, item, Deadline(self.timeout_s))
-        except LockBusy:
-            return False
+            item.attempts += 1
+            self._started += 1
+            await self.moved()
+            async with asyncio.timeout(self.timeout_s):
+                found = await recheck(ws, item, Deadline(self.timeout_s))
         except (TimeoutError, CheckTimeout):
             item.timeouts += 1
-            if item.timeouts >= MAX_TIMEOUTS:
-                ws.rechecks.give_up(item, f"{MAX_TIMEOUTS} attempts of {self.timeout_s:.0f}s")
-            else:
-                return True  # what it pulled is kept: the next attempt goes on from there
+            if item.timeouts < MAX_TIMEOUTS:
+                return  # what it pulled is kept: the next attempt goes on from there
+            ws.rechecks.give_up(item, f"{MAX_TIMEOUTS} attempts of {self.timeout_s:.0f}s")
         except PrewriteError as exc:
             ws.rechecks.give_up(item, f"the re-check failed: {exc!r}")
         except Exception:
@@ -147,5 +102,4 @@ class IdleRechecker:
                 self._misses += 1
                 self.on_miss(ws, item, found)
         self._completed += 1
-        await self._moved()
-        return True
+        await self.moved()

@@ -7,8 +7,8 @@ program; on a new one — a git worktree the registry warms up as it appears (``
 compare, and then pull the bases as well. The primer does that work before anyone asks: it
 pulls the bases of the workspace's files into its base cache exactly as a check does
 (``checker.pull_base``: the disk's texts, opened and closed again), a few files at a time,
-holding the workspace lock in the background (``concurrency/preemptible_lock.py``) like the
-idle re-checker: any request cancels the chunk under way, which puts the checker back, and the
+holding the workspace lock in the background like the idle re-checker (``recheck/background.py``,
+the loop they share): any request cancels the chunk under way, which puts the checker back, and the
 primer resumes at the next idle moment. The cache is the check's own, so whatever the disk does
 meanwhile clears it as it clears a check's (``Workspace.sync``); priming changes no verdict, only
 when its work is done.
@@ -29,12 +29,14 @@ from typing import TYPE_CHECKING
 from prewrite.errors import CheckTimeout, PrewriteError
 from prewrite_daemon.backends.base import BackendState, WholeProgram
 from prewrite_daemon.checker import CheckContext, pull_base
-from prewrite_daemon.concurrency.preemptible_lock import LockBusy
 from prewrite_daemon.limits import Deadline
+from prewrite_daemon.recheck.background import BackgroundWork
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
+    from prewrite_daemon.backends.base import Backend
+    from prewrite_daemon.languages.base import Scope
     from prewrite_daemon.workspace import Workspace
 
 log = logging.getLogger(__name__)
@@ -57,29 +59,36 @@ class PrimeStatistics:
     given_up: str = ""  # why it stopped early, if it did
 
 
-class Primer:
+class Primer(BackgroundWork[PrimeStatistics]):
     def __init__(self, workspace: Workspace, busy: Callable[[], bool]) -> None:
         """``busy``: whether a request is under way on the workspace (then it waits)."""
-        self.workspace = workspace
-        self.busy = busy
+        super().__init__(workspace, busy, SETTLE_S, "prime")
         self._todo: list[str] | None = None  # None: not listed yet
         self._first: list[str] = []
-        self._primed = self._started_chunks = self._preempted = 0
+        self._begun = False
+        self._primed = self._started_chunks = 0
         self._started = 0.0
         self._given_up = ""
-        self._progress = asyncio.Condition()
-        self._wake = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
 
     def start(self, first: Iterable[str]) -> None:
         """Prime the workspace's files in scope, ``first`` ahead of the others (listed at the
         first turn, once a checker runs: a request may be starting it now)."""
-        if self._task is not None:
+        if self._begun:
             return
-        self._first = list(first)
-        self._started = time.monotonic()
-        self._task = asyncio.create_task(self._run(), name=f"prime {self.workspace.root}")
-        self._wake.set()
+        self._begun, self._first, self._started = True, list(first), time.monotonic()
+        self.poke()
+
+    def has_work(self) -> bool:
+        return self._begun and self._todo != []
+
+    def finished(self) -> bool:
+        return self._todo == []
+
+    def statistics(self) -> PrimeStatistics:
+        todo, done = len(self._todo or ()), self._todo == []
+        return PrimeStatistics(
+            todo, self._primed, self._started_chunks, self._preempted, done, self._given_up
+        )
 
     def _files(self) -> list[str]:
         ws = self.workspace
@@ -89,87 +98,23 @@ class Primer:
         ahead = [r for r in dict.fromkeys(self._first) if r in known]
         return [*ahead, *sorted(known.difference(ahead))][:MAX_FILES]
 
-    def poke(self) -> None:
-        """The workspace may be idle now: go on, if there is work."""
-        if self._task is not None and self._todo != []:
-            self._wake.set()
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-
-    def statistics(self) -> PrimeStatistics:
-        todo, done = len(self._todo or ()), self._todo == []
-        return PrimeStatistics(
-            todo, self._primed, self._started_chunks, self._preempted, done, self._given_up
-        )
-
-    async def wait_until(self, predicate: Callable[[PrimeStatistics], bool]) -> None:
-        """Until the statistics satisfy ``predicate`` (tests and the bench wait on it)."""
-        async with self._progress:
-            await self._progress.wait_for(lambda: predicate(self.statistics()))
-
-    async def _moved(self) -> None:
-        async with self._progress:
-            self._progress.notify_all()
-
-    async def _run(self) -> None:
-        while self._todo != []:
-            await self._wake.wait()
-            self._wake.clear()
-            await asyncio.sleep(SETTLE_S)  # a debounce, not a wait for an event
-            while self._todo != [] and not self.busy():
-                async with asyncio.TaskGroup() as tg:
-                    chunk = tg.create_task(self._chunk())
-                if chunk.cancelled():  # preempted: again at the next idle moment
-                    self._preempted += 1
-                    await self._moved()
-                    break
-                if not chunk.result():
-                    break  # the lock was taken meanwhile: its release pokes us
-        took = time.monotonic() - self._started
-        log.info("primed %d bases of %s in %.1f s", self._primed, self.workspace.root, took)
-        await self._moved()
-
     def _give_up(self, why: str) -> None:
         log.info("priming %s stopped: %s", self.workspace.root, why)
         self._given_up, self._todo = why, []
 
-    async def _chunk(self) -> bool:
-        """One turn under the background lock; False if the lock was not free."""
+    async def turn(self) -> None:
+        """Pull the next ``CHUNK`` files' bases, as a check pulls them."""
         ws = self.workspace
-        task = asyncio.current_task()
-        assert task is not None
         try:
-            async with ws.lock.background(task.cancel):
-                backend = ws.backend
-                if backend is None or backend.exited or backend.state is not BackendState.RUNNING:
-                    self._give_up("the checker is not running")
-                elif isinstance(backend, WholeProgram) or ws.layout is None:
-                    self._give_up("its checker answers for the whole program: no bases to pull")
-                elif ws.peek_environment() != ws.backend_env:
-                    self._give_up("the environment moved")
-                else:
-                    ws.editor_layer.clear(backend)  # as for a check: the disk, no buffers
-                    ws.sync(backend)
-                    if self._todo is None:
-                        self._todo = self._files()
-                    self._started_chunks += 1
-                    await self._moved()
-                    rels = [r for r in self._todo[:CHUNK] if r in ws.shadow.files]
-                    ctx = CheckContext(
-                        ws.language, ws.shadow, None, backend, ws.base_cache, ws.layout.scope
-                    )
-                    total = self._primed + len(self._todo)
-                    with ws.activity.step("warming up: pulling the files' bases", total):
-                        ws.activity.advance(self._primed)  # ``status`` shows it, then idle
-                        async with asyncio.timeout(CHUNK_TIMEOUT_S):
-                            await pull_base(ctx, rels, Deadline(CHUNK_TIMEOUT_S))
-                    del self._todo[:CHUNK]
-                    self._primed += len(rels)
-        except LockBusy:
-            return False
+            backend = ws.backend
+            if backend is None or backend.exited or backend.state is not BackendState.RUNNING:
+                self._give_up("the checker is not running")
+            elif isinstance(backend, WholeProgram) or ws.layout is None:
+                self._give_up("its checker answers for the whole program: no bases to pull")
+            elif ws.peek_environment() != ws.backend_env:
+                self._give_up("the environment moved")
+            else:
+                await self._pull_chunk(backend, ws.layout.scope)
         except (TimeoutError, CheckTimeout):
             self._give_up(f"a chunk took over {CHUNK_TIMEOUT_S:.0f} s")
         except PrewriteError as exc:
@@ -177,5 +122,25 @@ class Primer:
         except Exception:
             log.exception("priming %s failed", ws.root)
             self._give_up("a pull failed (see the log)")
-        await self._moved()
-        return True
+        await self.moved()
+
+    async def _pull_chunk(self, backend: Backend, scope: Scope) -> None:
+        ws = self.workspace
+        ws.editor_layer.clear(backend)  # as for a check: the disk, no buffers
+        ws.sync(backend)
+        if self._todo is None:
+            self._todo = self._files()
+        self._started_chunks += 1
+        await self.moved()
+        rels = [r for r in self._todo[:CHUNK] if r in ws.shadow.files]
+        ctx = CheckContext(ws.language, ws.shadow, None, backend, ws.base_cache, scope)
+        total = self._primed + len(self._todo)
+        with ws.activity.step("warming up: pulling the files' bases", total):
+            ws.activity.advance(self._primed)  # ``status`` shows it, then idle
+            async with asyncio.timeout(CHUNK_TIMEOUT_S):
+                await pull_base(ctx, rels, Deadline(CHUNK_TIMEOUT_S))
+        del self._todo[:CHUNK]
+        self._primed += len(rels)
+        if not self._todo:
+            took = time.monotonic() - self._started
+            log.info("primed %d bases of %s in %.1f s", self._primed, ws.root, took)
