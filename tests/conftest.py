@@ -29,6 +29,25 @@ STOP_GRACE_S = 20.0  # a stopped daemon stops its checkers in stages; past this 
 
 
 @pytest.fixture(scope="session", autouse=True)
+def shared_protocol_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """One cache of library Protocols (``protocols.roots.default_cache_dir``) for every daemon the
+    session starts, each worker's included: each has its own runtime dir, and so would scan the
+    venv's libraries afresh (~20 s of CPU each) for the same, keyed, answer."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    cache = shared / "protocols"
+    old = os.environ.get("PREWRITE_PROTOCOL_CACHE")
+    os.environ["PREWRITE_PROTOCOL_CACHE"] = str(cache)
+    try:
+        yield cache
+    finally:
+        if old is None:
+            os.environ.pop("PREWRITE_PROTOCOL_CACHE", None)
+        else:
+            os.environ["PREWRITE_PROTOCOL_CACHE"] = old
+
+
+@pytest.fixture(scope="session", autouse=True)
 def trusted_test_trees(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """The session's temporary trees and the repository's caches are trusted workspaces (they
     run their own interpreter, as CI does); nothing else is — the user's own trust list is

@@ -20,7 +20,7 @@ from prewrite_daemon.languages.python.names.symbol_changes import STDLIB_PROTOCO
 from prewrite_daemon.languages.python.protocols.files import MAX_SOURCE_BYTES, read_bounded
 from prewrite_daemon.languages.python.protocols.library import ScanState
 from prewrite_daemon.languages.python.protocols.names import LibraryProtocolSet, reachable_protocols
-from prewrite_daemon.languages.python.protocols.roots import for_environment
+from prewrite_daemon.languages.python.protocols.roots import default_cache_dir, for_environment
 from tests.support.setups import make_venv
 from tests.unit.library_protocols.library_helpers import PROTOCOL, SCAN_S
 
@@ -184,3 +184,16 @@ def test_fifos_links_to_devices_and_huge_files_are_skipped(tmp_path: Path, cache
     assert found is not None
     assert "ok_member" in found.members
     assert "huge_member" not in found.members
+
+
+def test_the_cache_may_be_shared_by_daemons_with_other_runtime_dirs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``PREWRITE_PROTOCOL_CACHE`` names the cache whatever the runtime dir; without it, the
+    cache is the runtime dir's state."""
+    monkeypatch.setenv("PREWRITE_RUNTIME_DIR", str(tmp_path / "run"))
+    monkeypatch.delenv("PREWRITE_PROTOCOL_CACHE", raising=False)
+    assert default_cache_dir() == tmp_path / "run" / "state" / "protocols"
+    monkeypatch.setenv("PREWRITE_PROTOCOL_CACHE", str(tmp_path / "shared"))
+    assert default_cache_dir() == tmp_path / "shared"
+    assert for_environment([]).cache_dir == tmp_path / "shared"
