@@ -8,11 +8,13 @@ only the module itself needs re-checking. Everything else counts as a change: an
 function (its return type is inferred from the body), a constructor (TypeScript infers property
 types from assignments in it), class fields, JavaScript files (JSDoc and ``this.x =`` declare
 types there), declaration files, and any text the parser (tree-sitter's TypeScript grammar)
-does not fully understand.
+does not fully understand (after the proven repair of ``typescript/repair.py``: a skeleton of
+a repaired text is that of a text TypeScript reads as the same program).
 """
 
 from __future__ import annotations
 
+from prewrite_daemon.languages.typescript.repair import repair_suffix
 from prewrite_daemon.languages.typescript.syntax import parse
 
 _FUNCTION_LIKE = frozenset(
@@ -30,12 +32,13 @@ _TS = (".ts", ".mts", ".cts")
 _DECLARATION = (".d.ts", ".d.mts", ".d.cts")
 
 
-def skeleton(text: str, tsx: bool = False) -> tuple[str, ...] | None:
+def skeleton(text: str, tsx: bool = False, repair_as: str | None = None) -> tuple[str, ...] | None:
     """The module as importers see it — its syntax tree as a sequence of node types and leaf
     texts, without comments and with free bodies as ``{}`` — or None if the parser found an
     error. Comparing trees, not bytes, makes whitespace and comment edits no change; triple-slash
-    directives are kept (they act on the whole program)."""
-    data, tree = parse(text, tsx)
+    directives are kept (they act on the whole program). ``repair_as``: the file's suffix, when
+    a text tree-sitter misreads may be read repaired (``typescript/repair.py``)."""
+    data, tree = parse(text, tsx, repair_as)
     root = tree.root_node
     if root.has_error:
         return None
@@ -72,5 +75,6 @@ def interface_changed(rel: str, old: str | None, new: str | None) -> bool:
     tsx = rel.endswith(".tsx")
     if not (tsx or rel.endswith(_TS)) or rel.endswith(_DECLARATION):
         return True  # JavaScript, declarations: every change counts
-    before, after = skeleton(old, tsx), skeleton(new, tsx)
+    suffix = repair_suffix(rel)
+    before, after = skeleton(old, tsx, suffix), skeleton(new, tsx, suffix)
     return before is None or after is None or before != after

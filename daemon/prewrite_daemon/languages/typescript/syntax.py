@@ -22,9 +22,10 @@ own rules for what they mean. The modelled fragment:
   reference, wherever they stand. A global part *passes on* a change to what the module imports
   (``passes_on_everything``) when it is built from it (``typescript/global_reach.py``); a script
   always may.
-- **Unknown** (``complete`` False): an ERROR or MISSING node anywhere, an ``import`` keyword in a
-  place not listed above, or a literal TypeScript would reject. Such a file may import anything
-  and reach everything (default-keep).
+- **Unknown** (``complete`` False): an ERROR or MISSING node anywhere (after the repair of a
+  ``.ts`` text tree-sitter misreads, proven the same program by TypeScript: ``repair.py``), an
+  ``import`` keyword in a place not listed above, or a literal TypeScript would reject. Such a
+  file may import anything and reach everything (default-keep).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ import tree_sitter_typescript
 from prewrite_daemon.languages.typescript.comments import CommentFacts, read_comment
 from prewrite_daemon.languages.typescript.global_reach import builds_on_imports, module_names
 from prewrite_daemon.languages.typescript.literals import cook
+from prewrite_daemon.languages.typescript.repair import repair_suffix, repaired
 from prewrite_daemon.languages.typescript.scope import JS_SUFFIXES
 
 if TYPE_CHECKING:
@@ -77,9 +79,20 @@ def uses_tsx_grammar(rel: str) -> bool:
     return rel.endswith((".tsx", *JS_SUFFIXES))
 
 
-def parse(text: str, tsx: bool) -> tuple[bytes, tree_sitter.Tree]:
+def parse(text: str, tsx: bool, repair_as: str | None = None) -> tuple[bytes, tree_sitter.Tree]:
     """The UTF-8 text and its tree. The graph and the interface test parse the same texts of a
-    patch, so recent small ones are kept (the cache holds texts: a large one is not kept)."""
+    patch, so recent small ones are kept (the cache holds texts: a large one is not kept).
+    ``repair_as``, the suffix of a file that may be repaired (``repair.repair_suffix``): a tree
+    with an error is replaced by that of the repaired text TypeScript proves the same program
+    (``typescript/repair.py``), if any."""
+    data, tree = _parse_kept(text, tsx)
+    if repair_as is None or not tree.root_node.has_error:
+        return data, tree
+    fixed = repaired(text, repair_as, lambda t: not _parse_kept(t, tsx)[1].root_node.has_error)
+    return (data, tree) if fixed is None else _parse_kept(fixed, tsx)
+
+
+def _parse_kept(text: str, tsx: bool) -> tuple[bytes, tree_sitter.Tree]:
     return _parse(text, tsx) if len(text) <= CACHED_TEXT_CHARS else _parse.__wrapped__(text, tsx)
 
 
@@ -120,12 +133,12 @@ UNKNOWN = ModuleFacts((), is_module=False, global_reach=True, complete=False)
 def read_module(rel: str, text: str) -> ModuleFacts:
     """The facts of the file ``rel`` (its suffix picks the grammar and the rules) with ``text``."""
     read = _read if len(text) <= CACHED_TEXT_CHARS else _read.__wrapped__
-    return read(text, uses_tsx_grammar(rel), rel.endswith(JS_SUFFIXES))
+    return read(text, uses_tsx_grammar(rel), rel.endswith(JS_SUFFIXES), repair_suffix(rel))
 
 
 @lru_cache(maxsize=64)
-def _read(text: str, tsx: bool, javascript: bool) -> ModuleFacts:
-    data, tree = parse(text, tsx)
+def _read(text: str, tsx: bool, javascript: bool, repair_as: str | None) -> ModuleFacts:
+    data, tree = parse(text, tsx, repair_as)
     root = tree.root_node
     if root.has_error:
         return UNKNOWN

@@ -1,0 +1,174 @@
+"""The repair of a TypeScript text tree-sitter misreads (generic call signatures on their own
+lines), kept only when prewrite's pinned TypeScript parses it as the same program: with real
+node and the real TypeScript, every rejection is TypeScript's (or tree-sitter's) answer."""
+
+from __future__ import annotations
+
+import pytest
+
+from prewrite_daemon.backends.node import find_node
+from prewrite_daemon.languages.typescript import repair
+from prewrite_daemon.languages.typescript.interface import interface_changed, skeleton
+from prewrite_daemon.languages.typescript.pinned import pinned_typescript
+from prewrite_daemon.languages.typescript.syntax import parse, read_module
+
+pytestmark = pytest.mark.skipif(
+    pinned_typescript() is None or find_node() is None,
+    reason="needs node and prewrite's pinned TypeScript (make install)",
+)
+
+# effect's shape: a dual API's call signatures, separated by line breaks only
+DUAL = """\
+import { pipe } from "./Function.js"
+
+/**
+ * A function callable data-first or data-last.
+ */
+export interface Dual {
+  /**
+   * data-last
+   */
+  <A, B>(f: (a: A) => B): (self: A) => B // trailing
+  /** data-first */
+  <A, B>(self: A, f: (a: A) => B): B
+  // a comment before the closing brace
+}
+
+type F = {
+  <A>(a: A): string
+  <A>(s: A): number
+}
+
+export const apply = (n: number): number => {
+  return pipe(n)
+}
+"""
+
+
+def misread(text: str) -> bool:
+    """tree-sitter's tree of ``text`` has an error (before any repair)."""
+    return parse(text, False)[1].root_node.has_error
+
+
+def test_the_effect_shape_is_misread_without_the_repair() -> None:
+    assert misread(DUAL)
+    assert not read_module("src/a.tsx", DUAL).complete  # no repair for .tsx
+    assert skeleton(DUAL) is None  # nor without a suffix
+
+
+@pytest.mark.parametrize("rel", ["src/a.ts", "src/a.mts", "src/a.cts"])
+def test_a_repaired_file_is_read(rel: str) -> None:
+    facts = read_module(rel, DUAL)
+    assert facts.complete
+    assert facts.is_module
+    assert not facts.reaches_everything
+    assert facts.specifiers == (("module", "./Function.js"),)
+    assert skeleton(DUAL, repair_as=".ts") is not None
+
+
+def test_the_repair_inserts_only_where_a_type_can_end() -> None:
+    fixed = repair.candidate(DUAL)
+    assert fixed is not None
+    assert fixed.count(";<") == 2  # not after "{" (the first member), both second members
+    assert "// trailing\n  /** data-first */\n  ;<A, B>(self" in fixed
+    assert "<A>(a: A): string\n  ;<A>(s: A)" in fixed
+
+
+def test_an_import_inside_a_repaired_file_is_found() -> None:
+    text = DUAL.replace("type F = {", 'import type { Other } from "./Other.js"\n\ntype F = {')
+    text += 'export type Lazy = typeof import("./Lazy.js")\n'
+    facts = read_module("src/a.ts", text)
+    assert facts.complete
+    assert set(facts.specifiers) == {
+        ("module", "./Function.js"),
+        ("module", "./Other.js"),
+        ("module", "./Lazy.js"),
+    }
+
+
+REJECTED = {
+    # the ";" would land in a JSDoc comment whose line starts with "<"
+    "jsdoc": DUAL.replace(
+        "/**\n * A function", "/**\n * For example\n<p>an example</p>\n * A function"
+    ),
+    # ... in a multi-line template literal
+    "template": DUAL + "export const html = `a\n  <b>bold</b>`\n",
+    # an expression continued on the next line: (a < b) > c, not a statement and an assertion
+    "continued": DUAL
+    + "declare const a: number, b: number, c: number\nexport const x = a\n  <b>c\n",
+    "continued-lt": DUAL + "declare const a: number, b: number\nexport const y = a\n  < b\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(REJECTED))
+def test_a_repair_that_changes_the_program_is_rejected(name: str) -> None:
+    text = REJECTED[name]
+    assert misread(text)
+    assert not read_module("src/a.ts", text).complete
+    assert skeleton(text, repair_as=".ts") is None
+    assert interface_changed("src/a.ts", text, text + "\n")
+
+
+@pytest.mark.parametrize("name", ["jsdoc", "template", "continued"])
+def test_typescript_itself_rejects_what_tree_sitter_accepts(name: str) -> None:
+    """The candidates tree-sitter reads cleanly: TypeScript's answer is what rejects them."""
+    fixed = repair.candidate(REJECTED[name])
+    assert fixed is not None
+    assert not misread(fixed)
+    assert not repair.same_program(REJECTED[name], fixed, ".ts")
+    assert repair.same_program(DUAL, repair.candidate(DUAL) or "", ".ts")
+
+
+def test_a_genuine_syntax_error_stays_unknown() -> None:
+    text = DUAL + "export const = ;\n"
+    assert not read_module("src/a.ts", text).complete
+    assert skeleton(text, repair_as=".ts") is None
+
+
+def test_a_typescript_parse_error_tree_sitter_accepts_is_not_the_same() -> None:
+    """Both texts must parse without a diagnostic: ``1_`` is one to TypeScript."""
+    text = DUAL + "export const n = 1_\n"
+    fixed = repair.candidate(text)
+    assert fixed is not None
+    assert not repair.same_program(text, fixed, ".ts")
+
+
+def test_a_body_is_no_interface_change_and_a_signature_is() -> None:
+    body = DUAL.replace("return pipe(n)", "return pipe(n + 1)")
+    assert not interface_changed("src/a.ts", DUAL, body)
+    assert not interface_changed("src/a.ts", DUAL, DUAL.replace("data-first", "first"))
+    signature = DUAL.replace("f: (a: A) => B): B", "f: (a: A) => B): A")
+    assert misread(signature)
+    assert interface_changed("src/a.ts", DUAL, signature)
+    assert interface_changed("src/a.ts", DUAL, DUAL.replace("string\n", "boolean\n"))
+
+
+def test_tsx_and_javascript_are_not_repaired() -> None:
+    assert repair.repair_suffix("a.tsx") is None
+    assert repair.repair_suffix("a.js") is None
+    assert repair.repair_suffix("a.d.ts") == ".d.ts"
+    assert interface_changed("src/a.tsx", DUAL, DUAL.replace("pipe(n)", "pipe(n + 1)"))
+
+
+def test_a_timeout_answers_not_the_same_and_the_next_request_starts_a_worker(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    fixed = repair.candidate(DUAL)
+    assert fixed is not None
+    monkeypatch.setattr(repair, "TIMEOUT_S", 0.0)
+    assert not repair.same_program(DUAL, fixed, ".ts")
+    monkeypatch.setattr(repair, "TIMEOUT_S", 10.0)
+    assert repair.same_program(DUAL, fixed, ".ts")
+
+
+def test_a_text_over_the_cap_is_not_repaired(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(repair, "MAX_CHARS", len(DUAL) - 1)
+    assert repair.repaired(DUAL, ".ts", lambda _: True) is None
+
+
+def test_no_node_no_repair(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PREWRITE_NODE", raising=False)
+    monkeypatch.setenv("PATH", "")
+    judge = repair._Judge()  # pyright: ignore[reportPrivateUsage]
+    assert not judge.same(DUAL, repair.candidate(DUAL) or "", ".ts")
+    judge.stop()
