@@ -4,6 +4,8 @@ node and the real TypeScript, every rejection is TypeScript's (or tree-sitter's)
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
 from prewrite_daemon.backends.node import find_node
@@ -11,6 +13,10 @@ from prewrite_daemon.languages.typescript import repair
 from prewrite_daemon.languages.typescript.interface import interface_changed, skeleton
 from prewrite_daemon.languages.typescript.pinned import pinned_typescript
 from prewrite_daemon.languages.typescript.syntax import parse, read_module
+from tests.unit.ts_graph_helpers import graph_of
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 pytestmark = pytest.mark.skipif(
     pinned_typescript() is None or find_node() is None,
@@ -72,6 +78,15 @@ def test_the_repair_inserts_only_where_a_type_can_end() -> None:
     assert fixed.count(";<") == 2  # not after "{" (the first member), both second members
     assert "// trailing\n  /** data-first */\n  ;<A, B>(self" in fixed
     assert "<A>(a: A): string\n  ;<A>(s: A)" in fixed
+
+
+def test_in_the_graph_a_repaired_file_imports_what_it_names_and_no_more(tmp_path: Path) -> None:
+    sources = {"src/Function.ts": "export const pipe = (n: number): number => n\n"}
+    sources |= {"src/a.ts": DUAL, "src/b.ts": "export const b = 1\n"}
+    sources["src/bad.tsx"] = DUAL  # not repaired: depends on every file
+    graph = graph_of(tmp_path, sources)
+    assert graph.importers(["src/Function.ts"], transitive=False) == {"src/a.ts", "src/bad.tsx"}
+    assert graph.importers(["src/b.ts"], transitive=False) == {"src/bad.tsx"}
 
 
 def test_an_import_inside_a_repaired_file_is_found() -> None:

@@ -20,11 +20,14 @@ re-checks the whole program. The modelled fragment:
   is no node, so a right repair changes nothing; one landing in a comment, a string or template,
   or changing how an expression continues (``a\\n< b``) changes a comment, a leaf or the shape.
 - **Why sound**: the repaired text is used only to read the file's facts and its skeleton with
-  tree-sitter (``syntax.read_module``, ``interface.skeleton``), never to type-check; TypeScript
-  reads it as the same tokens, tree and comments as the original, so what is read of it holds of
-  the original. A skeleton of a repaired text compared with one of an unrepaired text can only
-  differ (a conservative "changed"). Anything else — no node, no pinned TypeScript, a worker that
-  fails, times out (``TIMEOUT_S``) or answers anything but "same" — leaves the file UNKNOWN.
+  tree-sitter (``syntax.read_module``, ``interface.skeleton``), never to type-check (the original
+  is what is checked); TypeScript reads it as the same tree and the same comments as the
+  original, so what is read of it holds of the original. JSDoc is not parsed: a ``;`` after a
+  JSDoc block moves which node it documents, which no fact or skeleton of a ``.ts`` file reads
+  (in TypeScript files JSDoc declares no type). Two repaired skeletons are compared as any two
+  skeletons; a repaired with an unrepaired one can only differ (a conservative "changed").
+  Anything else — no node, no pinned TypeScript, a worker that fails, times out (``TIMEOUT_S``)
+  or answers anything but "same" — leaves the file UNKNOWN, as without the repair.
 
 One worker per daemon, started on first use, asked one request at a time (a lock: the planner
 calls from threads), killed on a timeout (the next request starts another) and at exit.
