@@ -106,6 +106,11 @@ REJECTED = {
     "jsdoc": DUAL.replace(
         "/**\n * A function", "/**\n * For example\n<p>an example</p>\n * A function"
     ),
+    # ... in a block comment between the last member and "}", or at the end of the file
+    "comment-before-brace": DUAL.replace(
+        "  // a comment before the closing brace\n", "  /* see\n  <b>this</b> */\n"
+    ),
+    "comment-at-end": DUAL + "/* the end\n<i>really</i> */\n",
     # ... in a multi-line template literal
     "template": DUAL + "export const html = `a\n  <b>bold</b>`\n",
     # an expression continued on the next line: (a < b) > c, not a statement and an assertion
@@ -124,7 +129,9 @@ def test_a_repair_that_changes_the_program_is_rejected(name: str) -> None:
     assert interface_changed("src/a.ts", text, text + "\n")
 
 
-@pytest.mark.parametrize("name", ["jsdoc", "template", "continued"])
+@pytest.mark.parametrize(
+    "name", ["jsdoc", "comment-before-brace", "comment-at-end", "template", "continued"]
+)
 def test_typescript_itself_rejects_what_tree_sitter_accepts(name: str) -> None:
     """The candidates tree-sitter reads cleanly: TypeScript's answer is what rejects them."""
     fixed = repair.candidate(REJECTED[name])

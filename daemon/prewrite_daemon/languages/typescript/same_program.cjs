@@ -23,26 +23,26 @@ function isJSDoc(node) {
   return node.kind >= ts.SyntaxKind.FirstJSDocNode && node.kind <= ts.SyntaxKind.LastJSDocNode;
 }
 
-// The tree as a flat list of strings: "(" kind flags props [text] ... ")".
+// The tree as a flat list: "(" kind flags, each own primitive property as "key:type=value"
+// (in creation order: an order that differs is a difference, never a false "same"), a leaf's
+// source text, its children, ")".
 function shape(sf) {
   const out = [];
   const visit = (node) => {
-    out.push("(", String(node.kind), String(node.flags));
+    out.push("(", node.kind, node.flags);
     if (node.kind !== ts.SyntaxKind.SourceFile) {
-      for (const key of Object.keys(node).sort()) {
+      for (const key in node) {
+        if (!Object.prototype.hasOwnProperty.call(node, key) || SKIPPED.has(key)) continue;
         const value = node[key];
         const type = typeof value;
-        if (!SKIPPED.has(key) && (type === "string" || type === "number" || type === "boolean")) {
-          out.push(key + "=" + JSON.stringify(value));
+        if (type === "string" || type === "number" || type === "boolean") {
+          out.push(key + ":" + type + "=" + value);
         }
       }
     }
-    let leaf = true;
-    ts.forEachChild(node, (child) => {
-      leaf = false;
-      visit(child);
-    });
-    if (leaf) out.push("text=" + node.getText(sf));
+    const before = out.length;
+    ts.forEachChild(node, visit);
+    if (out.length === before) out.push("text=" + node.getText(sf));
     out.push(")");
   };
   visit(sf);
