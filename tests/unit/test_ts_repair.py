@@ -80,6 +80,23 @@ def test_the_repair_inserts_only_where_a_type_can_end() -> None:
     assert "<A>(a: A): string\n  ;<A>(s: A)" in fixed
 
 
+@pytest.mark.parametrize(
+    ("text", "fixed"),
+    [
+        ("/* a */\n< */", None),  # a comment to the end: the look-back reaches the start
+        ("*/\n<A>", None),
+        ("x\n<A>", "x\n;<A>"),
+        ("x // c\n  // d\n\t<A>", "x // c\n  // d\n\t;<A>"),
+        ("x /* c\n */\n<A>", "x /* c\n */\n;<A>"),
+        ("{\n<A>", None),
+        ("a,\n<A>", None),
+        ("<A>", None),  # not after a line break
+    ],
+)
+def test_the_candidate(text: str, fixed: str | None) -> None:
+    assert repair.candidate(text) == fixed
+
+
 def test_in_the_graph_a_repaired_file_imports_what_it_names_and_no_more(tmp_path: Path) -> None:
     sources = {"src/Function.ts": "export const pipe = (n: number): number => n\n"}
     sources |= {"src/a.ts": DUAL, "src/b.ts": "export const b = 1\n"}

@@ -115,7 +115,7 @@ def _previous_code_char(text: str, end: int) -> str:
     while True:
         while end > 0 and text[end - 1] in " \t\r\n":
             end -= 1
-        if text.startswith("*/", end - 2):
+        if end >= 2 and text.startswith("*/", end - 2):  # ``end`` only ever decreases
             end = text.rfind("/*", 0, end - 2)
             if end < 0:
                 return ""
