@@ -188,6 +188,10 @@ class _Judge:
         return self._proc
 
     def stop(self) -> None:
+        """Kill the worker first (a request in flight then fails at once), then reap it."""
+        proc = self._proc
+        if proc is not None:
+            signal_group(proc.pid, signal.SIGKILL)
         with self._lock:
             self._stop_locked()
 
