@@ -1,14 +1,15 @@
 """The differential test for mypy: the warm daemon (dmypy) against a cold mypy run per patch.
 
 On a private copy of httpx 0.28.1, whose ``[tool.mypy]`` is strict, mypy is the checker that
-judges (``[tool.prewrite]`` names no other). Patches from the pyright test's generator (body
-edits, cross-file signature breaks, new and deleted modules, line shifts) and hand-written ones
-for mypy's own ground (``tests/support/mypy_cases.py``: unused ``# type: ignore`` in the patched
-file and in importers, bare generics in new modules, ``[tool.mypy]`` changes) are judged one
-after another by the same warm daemon, so dmypy's incremental state carries from each to the
-next, and by the cold mypy CLI on a patched copy (``tests/support/mypy_oracle.py``). For every
-patch the multisets of (path, rule, severity, message) must be equal, and the daemon's ``ok``
-must say "no new error" exactly when the oracle's set has none.
+judges (``[tool.prewrite]`` names no other). Patches from the pyright test's generator, one of
+each kind (body edits, cross-file signature breaks, new and deleted modules, line shifts), and
+hand-written ones for mypy's own ground (``tests/support/mypy_cases.py``: unused ``# type:
+ignore`` in the patched file and in importers, bare generics in new modules, ``[tool.mypy]``
+changes) are judged one after another by the same warm daemon, so dmypy's incremental state
+carries from each to the next, and by the cold mypy CLI on a patched copy
+(``tests/support/mypy_oracle.py``). For every patch the multisets of (path, rule, severity,
+message) must be equal, and the daemon's ``ok`` must say "no new error" exactly when the
+oracle's set has none.
 
 The second test: a project configuring both mypy and pyright is judged by both, each patch red
 when either checker finds a new error, the diagnostics naming their checker.
@@ -25,7 +26,7 @@ import pytest
 
 from prewrite.changes import new_file
 from prewrite.errors import PrewriteError
-from tests.support.differential import Disagreement
+from tests.support.differential import Disagreement, one_of_each
 from tests.support.mypy_cases import (
     BARE_GENERIC,
     CLEAN_MODULE,
@@ -117,7 +118,11 @@ def test_daemon_matches_cold_mypy_on_patches(
     client: Client, workload: Workload, tmp_path: Path
 ) -> None:
     oracle = MypyOracle(workload.root, workload.python, recorded=True)
-    generated = generate_patches(workload.root, error_files=sorted({d.path for d in oracle.base}))
+    # One generated patch of each kind: the generator's quotas are sized for pyright's planner
+    # (test_differential.py); here they prove dmypy's incremental state and the mypy plumbing,
+    # and mypy's own ground is the hand-written cases (all of them).
+    errors = sorted({d.path for d in oracle.base})
+    generated = one_of_each(generate_patches(workload.root, error_files=errors))
     hand = hand_written(workload.root)
     patches = [hand[0], *_interleave(generated, hand[1:])]
     assert len(patches) >= MIN_PATCHES, [p.name for p in patches]

@@ -159,11 +159,12 @@ async def test_a_server_killed_under_a_request_leaves_the_answer_to_the_cli(
 async def test_a_server_that_hangs_times_out_to_the_cli(
     small: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(ruff_warm, "CALL_S", 0.2)
     cli = Ruff(small, sys.executable, warm=False)
     expected = await cli.lint("pkg/m.py", BROKEN, TIMEOUT_S)
     ruff = await _primed(small)
     assert ruff.warm is not None
+    failed_before = ruff.warm.statistics().failures  # a loaded machine may fail a priming call
+    monkeypatch.setattr(ruff_warm, "CALL_S", 0.2)  # after priming: only the stopped call is cut
     server = next(iter(ruff.warm._slots.values())).server  # pyright: ignore[reportPrivateUsage]
     assert server.pid is not None
     os.killpg(server.pid, signal.SIGSTOP)  # alive, silent
@@ -172,7 +173,7 @@ async def test_a_server_that_hangs_times_out_to_the_cli(
     finally:
         signal_group(server.pid, signal.SIGCONT)  # if the stop has not killed it
         await ruff.stop()
-    assert ruff.warm.statistics().failures == 1
+    assert ruff.warm.statistics().failures == failed_before + 1
 
 
 async def test_a_ruff_without_a_usable_server_is_left_to_the_cli(small: Path) -> None:
