@@ -9,10 +9,11 @@ from typing import TYPE_CHECKING
 import pytest
 
 from prewrite_daemon.backends.node import find_node
-from prewrite_daemon.languages.typescript import repair
+from prewrite_daemon.languages.typescript import judge, repair
 from prewrite_daemon.languages.typescript.interface import interface_changed, skeleton
 from prewrite_daemon.languages.typescript.pinned import pinned_typescript
-from prewrite_daemon.languages.typescript.syntax import parse, read_module
+from prewrite_daemon.languages.typescript.syntax import read_module
+from prewrite_daemon.languages.typescript.trees import parse
 from tests.unit.ts_graph_helpers import graph_of
 
 if TYPE_CHECKING:
@@ -194,9 +195,9 @@ def test_a_timeout_answers_not_the_same_and_the_next_request_starts_a_worker(
 ) -> None:
     fixed = repair.candidate(DUAL)
     assert fixed is not None
-    monkeypatch.setattr(repair, "TIMEOUT_S", 0.0)
+    monkeypatch.setattr(judge, "TIMEOUT_S", 0.0)
     assert not repair.same_program(DUAL, fixed, ".ts")
-    monkeypatch.setattr(repair, "TIMEOUT_S", 10.0)
+    monkeypatch.setattr(judge, "TIMEOUT_S", 10.0)
     assert repair.same_program(DUAL, fixed, ".ts")
 
 
@@ -208,6 +209,6 @@ def test_a_text_over_the_cap_is_not_repaired(monkeypatch: pytest.MonkeyPatch) ->
 def test_no_node_no_repair(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("PREWRITE_NODE", raising=False)
     monkeypatch.setenv("PATH", "")
-    judge = repair._Judge()  # pyright: ignore[reportPrivateUsage]
-    assert not judge.same(DUAL, repair.candidate(DUAL) or "", ".ts")
-    judge.stop()
+    worker = judge.Judge()
+    assert not worker.same(DUAL, repair.candidate(DUAL) or "", ".ts")
+    worker.stop()

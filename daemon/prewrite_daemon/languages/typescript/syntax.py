@@ -23,9 +23,10 @@ own rules for what they mean. The modelled fragment:
   (``passes_on_everything``) when it is built from it (``typescript/global_reach.py``); a script
   always may.
 - **Unknown** (``complete`` False): an ERROR or MISSING node anywhere (after the repair of a
-  ``.ts`` text tree-sitter misreads, proven the same program by TypeScript: ``repair.py``), an
-  ``import`` keyword in a place not listed above, or a literal TypeScript would reject. Such a
-  file may import anything and reach everything (default-keep).
+  ``.ts`` text tree-sitter misreads, proven the same program by TypeScript but for the ``in``/
+  ``out`` modifiers of type parameters it blanks, which name no module and declare nothing:
+  ``repair.py``), an ``import`` keyword in a place not listed above, or a literal TypeScript
+  would reject. Such a file may import anything and reach everything (default-keep).
 """
 
 from __future__ import annotations
@@ -35,18 +36,17 @@ from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 import tree_sitter
-import tree_sitter_typescript
 
 from prewrite_daemon.languages.typescript.comments import CommentFacts, read_comment
 from prewrite_daemon.languages.typescript.global_reach import builds_on_imports, module_names
 from prewrite_daemon.languages.typescript.literals import cook
-from prewrite_daemon.languages.typescript.repair import repair_suffix, repaired
+from prewrite_daemon.languages.typescript.repair import repair_suffix
 from prewrite_daemon.languages.typescript.scope import JS_SUFFIXES
+from prewrite_daemon.languages.typescript.trees import CACHED_TEXT_CHARS, language, parse
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-CACHED_TEXT_CHARS = 256 * 1024  # texts above this are parsed again rather than kept
 _IMPORT_KEYWORD_PARENTS = frozenset({"import_statement", "import_alias", "import", "meta_property"})
 _QUERY = """
 (import_statement) @import_statement
@@ -63,43 +63,13 @@ _QUERY = """
 
 
 @cache
-def _language(tsx: bool) -> tree_sitter.Language:
-    if tsx:
-        return tree_sitter.Language(tree_sitter_typescript.language_tsx())
-    return tree_sitter.Language(tree_sitter_typescript.language_typescript())
-
-
-@cache
 def _query(tsx: bool) -> tree_sitter.Query:
-    return tree_sitter.Query(_language(tsx), _QUERY)
+    return tree_sitter.Query(language(tsx), _QUERY)
 
 
 def uses_tsx_grammar(rel: str) -> bool:
     """JSX is valid in ``.tsx`` and in every JavaScript file (TypeScript parses them so)."""
     return rel.endswith((".tsx", *JS_SUFFIXES))
-
-
-def parse(text: str, tsx: bool, repair_as: str | None = None) -> tuple[bytes, tree_sitter.Tree]:
-    """The UTF-8 text and its tree. The graph and the interface test parse the same texts of a
-    patch, so recent small ones are kept (the cache holds texts: a large one is not kept).
-    ``repair_as``, the suffix of a file that may be repaired (``repair.repair_suffix``): a tree
-    with an error is replaced by that of the repaired text TypeScript proves the same program
-    (``typescript/repair.py``), if any."""
-    data, tree = _parse_kept(text, tsx)
-    if repair_as is None or not tree.root_node.has_error:
-        return data, tree
-    fixed = repaired(text, repair_as, lambda t: not _parse_kept(t, tsx)[1].root_node.has_error)
-    return (data, tree) if fixed is None else _parse_kept(fixed, tsx)
-
-
-def _parse_kept(text: str, tsx: bool) -> tuple[bytes, tree_sitter.Tree]:
-    return _parse(text, tsx) if len(text) <= CACHED_TEXT_CHARS else _parse.__wrapped__(text, tsx)
-
-
-@lru_cache(maxsize=32)
-def _parse(text: str, tsx: bool) -> tuple[bytes, tree_sitter.Tree]:
-    data = text.encode("utf-8", "surrogatepass")
-    return data, tree_sitter.Parser(_language(tsx)).parse(data)
 
 
 @dataclass(frozen=True)
@@ -138,7 +108,7 @@ def read_module(rel: str, text: str) -> ModuleFacts:
 
 @lru_cache(maxsize=64)
 def _read(text: str, tsx: bool, javascript: bool, repair_as: str | None) -> ModuleFacts:
-    data, tree = parse(text, tsx, repair_as)
+    data, tree, _ = parse(text, tsx, repair_as)  # variance modifiers: no fact reads them
     root = tree.root_node
     if root.has_error:
         return UNKNOWN
