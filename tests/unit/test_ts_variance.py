@@ -84,7 +84,7 @@ def test_a_file_with_variance_annotations_is_read(text: str) -> None:
     facts = read_module("src/a.ts", text)
     assert facts.complete
     assert not facts.reaches_everything
-    names = {"./Pipeable.js", "./Equal.js"} | ({"./Function.js"} if "Dual" in text else set())
+    names = {"./Pipeable.js", "./Equal.js"} | ({"./Function.js"} if "Dual" in text else set[str]())
     assert set(facts.specifiers) == {("module", name) for name in names}
     shape = skeleton(text, repair_as=".ts")
     assert shape is not None
