@@ -92,10 +92,31 @@ def test_the_repair_inserts_only_where_a_type_can_end() -> None:
         ("{\n<A>", None),
         ("a,\n<A>", None),
         ("<A>", None),  # not after a line break
+        ("x =>\n<A>", None),  # a generic arrow function's own type parameters
+        ("x => /* c */\n  <A>", None),
     ],
 )
 def test_the_candidate(text: str, fixed: str | None) -> None:
     assert repair.candidate(text) == fixed
+
+
+# a generic arrow function returning one on the next line (effect's FiberHandle): a ";" after
+# "=>" would end the arrow's body, which TypeScript rejects, and the file would stay unknown
+CURRIED = (
+    DUAL
+    + """
+export const run: <A>() => <R>(r: R) => R = <A>() =>
+  <R>(r: R): R => r
+"""
+)
+
+
+def test_a_generic_arrow_on_the_next_line_is_left_alone() -> None:
+    fixed = repair.candidate(CURRIED)
+    assert fixed is not None
+    assert "=>\n  <R>(r: R): R => r" in fixed
+    assert read_module("src/a.ts", CURRIED).complete
+    assert skeleton(CURRIED, repair_as=".ts") is not None
 
 
 def test_in_the_graph_a_repaired_file_imports_what_it_names_and_no_more(tmp_path: Path) -> None:

@@ -12,13 +12,13 @@ check touching it re-checks the whole program. The modelled fragment:
   never ``.tsx`` or JavaScript, whose grammar is another — whose tree has an error, under
   ``MAX_CHARS``. First (``candidate``) a ``;`` inserted before every ``<`` that is the first
   non-blank character of a line and follows (past blanks, block comments and whole-line ``//``
-  comments, a heuristic) something that can end a type: a name, a literal, ``)``, ``]``, ``}``
-  or ``>``. If tree-sitter still finds an error, then (``blank_variance``) each ``in``/``out``
-  word that looks like a type parameter's modifier — outside comments, strings and templates,
-  after ``<``, ``,`` or another such word, before a name that is no operator (``extends``,
-  ``as``...), past blanks and comments: a heuristic — is replaced by as many spaces, so that
-  nothing after it moves; the blanked ranges and words are kept with the text (``Repaired``).
-  The repaired text is kept only if tree-sitter parses it without an error.
+  comments, a heuristic) something that can end a type: a name, a literal, ``)``, ``]``, ``}`` or
+  ``>`` (not ``=>``: a generic arrow function's). If tree-sitter still finds an error, then
+  (``blank_variance``) each ``in``/``out`` word that looks like a type parameter's modifier —
+  outside comments, strings and templates, after ``<``, ``,`` or another such word, before a name
+  that is no operator (``extends``, ``as``...), past blanks and comments: a heuristic — is replaced
+  by as many spaces, so that nothing after it moves; the blanked ranges and words are kept with the
+  text (``Repaired``). The repaired text is kept only if tree-sitter parses it without an error.
 - **Proof** (``same_program``): prewrite's pinned TypeScript (``typescript/pinned.py``: its own
   copy, never the workspace's; ``judge.py``, ``same_program.cjs``) parses both texts; they are
   the same program only if neither has a parse diagnostic, the two trees are equal node by node
@@ -165,8 +165,10 @@ def _looks_like_modifier(text: str, start: int, end: int, blanked_end: int) -> b
 
 
 def _previous_code_char(text: str, end: int) -> str:
+    """The last code character before ``end``; none after ``=>`` (a ``<`` there opens a
+    generic arrow function, no type argument list: effect's ``> =>`` then ``<R>() =>``)."""
     end = _previous_code_end(text, end)
-    return text[end - 1] if end > 0 else ""
+    return "" if end < 1 or text[end - 2 : end] == "=>" else text[end - 1]
 
 
 def _previous_code_end(text: str, end: int) -> int:
