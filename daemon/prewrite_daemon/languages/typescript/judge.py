@@ -34,18 +34,20 @@ _SCRIPT = Path(__file__).with_name("same_program.cjs")
 Blank = tuple[int, int, str]  # a blanked word of a repaired text: start, end (code points), word
 
 
-def utf16_ranges(text: str, blanked: Sequence[Blank]) -> list[list[int | str]]:
-    """``blanked`` (code point offsets of ``text``, in order) in UTF-16 code units, as
-    TypeScript counts positions in a JavaScript string."""
+def encoded_ranges(text: str, blanked: Sequence[Blank], encoding: str) -> tuple[Blank, ...]:
+    """``blanked`` (code point offsets of ``text``, in order) in code units of ``text`` encoded
+    as ``encoding``: ``"utf-8"`` bytes for tree-sitter, ``"utf-16-le"`` for TypeScript (which
+    counts positions in a JavaScript string)."""
     if text.isascii():
-        return [[start, end, word] for start, end, word in blanked]
-    out: list[list[int | str]] = []
+        return tuple(blanked)
+    width = 2 if encoding.startswith("utf-16") else 1
+    out: list[Blank] = []
     at = units = 0
     for start, end, word in blanked:
-        units += len(text[at:start].encode("utf-16-le", "surrogatepass")) // 2
-        out.append([units, units + end - start, word])  # the word itself is ASCII
+        units += len(text[at:start].encode(encoding, "surrogatepass")) // width
+        out.append((units, units + end - start, word))  # the word itself is ASCII
         at = start
-    return out
+    return tuple(out)
 
 
 class Judge:
@@ -67,7 +69,7 @@ class Judge:
                 return False
             self._next_id += 1
             request = {"id": self._next_id, "suffix": suffix, "original": original}
-            request |= {"repaired": fixed, "blanked": utf16_ranges(fixed, blanked)}
+            request |= {"repaired": fixed, "blanked": encoded_ranges(fixed, blanked, "utf-16-le")}
             try:
                 answer = _exchange(proc, json.dumps(request).encode() + b"\n", TIMEOUT_S)
                 data: object = json.loads(answer)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import tree_sitter
 import tree_sitter_typescript
 
+from prewrite_daemon.languages.typescript.judge import encoded_ranges
 from prewrite_daemon.languages.typescript.repair import repaired
 
 if TYPE_CHECKING:
@@ -49,20 +50,7 @@ def parse(text: str, tsx: bool, repair_as: str | None = None) -> Parsed:
     if fixed is None:
         return Parsed(data, tree)
     data, tree = _parse_kept(fixed.text, tsx)
-    return Parsed(data, tree, utf8_ranges(fixed.text, fixed.blanked))
-
-
-def utf8_ranges(text: str, blanked: tuple[Blank, ...]) -> tuple[Blank, ...]:
-    """``blanked`` (code point offsets of ``text``, in order) in bytes of its UTF-8 form."""
-    if text.isascii():
-        return blanked
-    out: list[Blank] = []
-    at = offset = 0
-    for start, end, word in blanked:
-        offset += len(text[at:start].encode("utf-8", "surrogatepass"))
-        out.append((offset, offset + end - start, word))  # the word itself is ASCII
-        at = start
-    return tuple(out)
+    return Parsed(data, tree, encoded_ranges(fixed.text, fixed.blanked, "utf-8"))
 
 
 def _parse_kept(text: str, tsx: bool) -> tuple[bytes, tree_sitter.Tree]:
