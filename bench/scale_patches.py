@@ -53,6 +53,10 @@ def scale_patches(
     """The bench's patches in the order they are checked; the first is the daemon's first check."""
     hub = repo.hub_what.split(" (")[0]
     number = "number" if repo.typescript else "int"
+    docstring = [
+        ScalePatch("hub_docstring", f"docstring edit of a hub ({repo.hub_what})",
+                   repo.hub, repo.hub_docstring, runs, warm_s)
+    ] if repo.hub_docstring else []  # fmt: skip
     return [
         ScalePatch("first_check", "comment-only edit of a leaf module (the daemon's first check)",
                    repo.leaf, repo.comment, 1, first_s),
@@ -60,6 +64,7 @@ def scale_patches(
                    repo.leaf, repo.leaf_body, runs, warm_s),
         ScalePatch("hub_body", f"body edit of a hub ({repo.hub_what})",
                    repo.hub, repo.hub_body, runs, warm_s),
+        *docstring,
         ScalePatch("interface", f"interface change: {hub} gains a parameter with a default",
                    repo.hub, repo.new_parameter, 3, interface_s),
         ScalePatch("interface_red", f"interface change: {hub} declared to return {number} (red)",

@@ -58,6 +58,8 @@ class ScaleRepo:
     returning_int: str  # that line declaring ``-> int``, which its body contradicts
     # the staged pyproject.toml (before the rungs' part); Python only
     staged_pyproject: Callable[[str], str] = _same
+    # an edit of the hub's docstring alone (inert to importers: ``names.bodies``); Python only
+    hub_docstring: Edit | None = None
 
     @property
     def typescript(self) -> bool:
@@ -96,6 +98,11 @@ DJANGO_REPO = ScaleRepo(
     signature=_CAPFIRST,
     with_parameter='def capfirst(x, pw_suffix="{run}"):\n',
     returning_int="def capfirst(x) -> int:  # run {run}\n",
+    hub_docstring=lambda text, run: replace_once(
+        text,
+        '    """Capitalize the first letter of a string."""\n',
+        f'    """Capitalize the first letter of a string (run {run})."""\n',
+    ),
 )
 
 _WARN = "def warn(msg: str, code: Optional[str] = None) -> None:\n"

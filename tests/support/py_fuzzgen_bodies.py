@@ -119,7 +119,10 @@ def binding(ctx: FeatureCtx) -> Feature:
 
 BODIES = ("...", "pass", '"""Implemented by subclasses."""', "raise NotImplementedError()",
           "return 0", '"""Doc."""\n...', "pass\n...", "x = 1\nraise NotImplementedError",
-          "if $flag:\n    raise NotImplementedError\nreturn 0", "raise RuntimeError()")  # fmt: skip
+          "if $flag:\n    raise NotImplementedError\nreturn 0", "raise RuntimeError()",
+          # inert statements (``names.bodies.live_body``) around a real body, and before a stub
+          "pass\nreturn 0", '"""Doc."""\nreturn 0', "return 0\n...", "0\n...",
+          '"""Doc."""\npass\n...', "if $flag:\n    pass\n    'why'\nreturn 0")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -128,6 +131,7 @@ class TrivialSpec:
     use: str  # "instantiate" | "super"
     body: str
     member: str = "method"  # "method" | "property" | "classmethod"
+    annotated: bool = True  # ``-> int`` (else the body decides the inferred return type)
 
 
 def _trivial_blocks(s: TrivialSpec, base: TrivialSpec) -> Blocks:
@@ -140,7 +144,8 @@ def _trivial_blocks(s: TrivialSpec, base: TrivialSpec) -> Blocks:
     kind = {"property": "@property\n", "classmethod": "@classmethod\n"}.get(base.member, "")
     deco = kind + ("@abstractmethod\n" if s.base == "abstract" else "")
     first = "cls" if base.member == "classmethod" else "self"
-    method = f"{deco}def $run({first}) -> int:\n{indent(s.body)}"
+    returns = " -> int" if s.annotated else ""
+    method = f"{deco}def $run({first}){returns}:\n{indent(s.body)}"
     flag = "$flag = True\n\n\n" if "$flag" in s.body else ""
     base_block = Block(f"{flag}class $Base({bases}):\n{indent(method)}\n", header)
     call = {"property": "super().$run", "classmethod": "super().$run()"}.get(base.member)
@@ -157,8 +162,9 @@ def trivial(ctx: FeatureCtx) -> Feature:
     kinds = ["protocol", "protocol", "abc", "abstract", "plain"]
     use = rng.choice(["instantiate", "super"])
     member = rng.choice(["method", "method", "property", "classmethod"])
-    s = TrivialSpec(rng.choice(kinds), use, rng.choice(BODIES), member)
+    s = TrivialSpec(rng.choice(kinds), use, rng.choice(BODIES), member, rng.random() < 0.5)
     changes = [(f"body {b!r}", replace(s, body=b)) for b in BODIES if b != s.body]
+    changes.append(("return annotation", replace(s, annotated=not s.annotated)))
     changes.append(("base kind", replace(s, base=other(rng, s.base, kinds))))
     versions = tuple((label, _trivial_blocks(c, s)) for label, c in changes)
     return Feature("trivial", _trivial_blocks(s, s), versions)

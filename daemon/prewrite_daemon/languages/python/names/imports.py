@@ -16,6 +16,11 @@ import re
 from collections import defaultdict
 from typing import TYPE_CHECKING, cast
 
+from prewrite_daemon.languages.python.names.bodies import (
+    body_kind,
+    live_body,
+    raises_not_implemented,
+)
 from prewrite_daemon.languages.python.syntax import locked
 from prewrite_daemon.languages.python.syntax.parse_cache import KEPT, parse_shared
 
@@ -149,7 +154,7 @@ def _body_is_private(fn: ast.FunctionDef | ast.AsyncFunctionDef, in_class: bool)
     """True when nothing in the body can change what importers see of this function."""
     if fn.returns is None:
         return False  # the inferred return type comes from the body
-    if _raises_not_implemented(fn.body):
+    if raises_not_implemented(fn.body):
         return False  # whether it *always* raises is pyright's code flow: the body decides
     owner = _first_param(fn) if in_class else None
     for node in ast.walk(fn):
@@ -164,42 +169,6 @@ def _body_is_private(fn: ast.FunctionDef | ast.AsyncFunctionDef, in_class: bool)
         ):
             return False  # declares or changes a member (self.x = ...)
     return True
-
-
-def body_kind(body: list[ast.stmt]) -> str:
-    """How pyright may classify a function body, as a marker that differs whenever its verdict
-    can: a *stub* body (only ``...`` and strings, at least one ``...``), a body that raises
-    ``NotImplementedError`` anywhere (pyright takes a method that always raises it as
-    unimplemented; which raises are unconditional is not modelled, so any counts), ``pass``
-    or a lone docstring (implemented, but kept apart), or anything else. A Protocol's or an
-    abstract method's unimplemented body makes subclasses abstract and ``super()`` calls errors."""
-    kinds: list[str] = []
-    constants = [
-        s.value.value for s in body if isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant)
-    ]
-    passes = sum(isinstance(s, ast.Pass) for s in body)
-    if body and len(constants) == len(body):
-        stub = Ellipsis in constants and all(v is Ellipsis or isinstance(v, str) for v in constants)
-        kinds.append("stub" if stub else "constants")
-    elif body and len(constants) + passes == len(body):
-        kinds.append("pass")
-    if _raises_not_implemented(body):  # whether it always raises: the body itself decides
-        kinds.append("raises " + ast.dump(ast.Module(body=body, type_ignores=[])))
-    return " ".join(kinds) or "implemented"
-
-
-def _raises_not_implemented(body: list[ast.stmt]) -> bool:
-    stack: list[ast.AST] = list(body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.Raise) and node.exc is not None:
-            exc = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
-            name = exc.attr if isinstance(exc, ast.Attribute) else getattr(exc, "id", "")
-            if name == "NotImplementedError":
-                return True
-        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
-            stack.extend(ast.iter_child_nodes(node))
-    return False
 
 
 def _yields(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
@@ -229,7 +198,12 @@ def _blanked(node: ast.AST, in_class: bool) -> ast.AST:
     The tree is shared (``parse_cache``): a node that changes is a copy, the original stays."""
     if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
         if not _body_is_private(node, in_class):
-            return node  # keep the body, nested defs included: all of it may be visible
+            live = live_body(node)  # keep the body, nested defs included: all of it may be
+            if live is node.body:  # visible, but for its dead stores
+                return node
+            out = copy.copy(node)
+            out.body = live
+            return out
         # Whether a body is trivial ("...", pass, raise NotImplementedError) is visible:
         # pyright treats trivial protocol/abstract bodies as unimplemented.
         marker = body_kind(node.body)

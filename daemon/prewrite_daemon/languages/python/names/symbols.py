@@ -38,13 +38,13 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, cast
 
+from prewrite_daemon.languages.python.names.bodies import body_kind, live_body
 from prewrite_daemon.languages.python.names.declarations import (
     ClassBuild,
     Declaration,
     DeclaringAnnotations,
     RegionBuild,
 )
-from prewrite_daemon.languages.python.names.imports import body_kind
 from prewrite_daemon.languages.python.names.mentions import Scan, import_bindings, scan
 from prewrite_daemon.languages.python.names.node_facts import (
     chain_of,
@@ -226,7 +226,7 @@ class Collected:
         returns = [fn.returns] if fn.returns else []
         sig = self.unit([*fn.decorator_list, fn.args, *returns, *type_params(fn),
                          *signature_comment(fn)])  # fmt: skip
-        body = self.unit(fn.body)
+        body = self.unit(live_body(fn))  # dead stores are the module's own business
         self.body_units.add(body)
         whole = (sig, body)
         marker = f"{'async ' if isinstance(fn, ast.AsyncFunctionDef) else ''}def {fn.name}"
