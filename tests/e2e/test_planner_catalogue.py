@@ -31,6 +31,7 @@ from tests.support.planner_newer_python import (
     check_importable,
     newer_python,
     plan_under,
+    with_msgspec,
 )
 from tests.support.planner_plan import Planner
 from tests.support.planner_truth import GroupTruth, existing_after, submit_layout
@@ -159,6 +160,7 @@ def newer_plans(judged: dict[str, Judged]) -> dict[str, set[str]]:
         pytest.skip("no Python 3.12 or later here to run the planner with")
     plans: dict[str, set[str]] = {}
     try:
+        python = with_msgspec(python)
         check_importable(python)  # before the planners' Protocols are waited for
         for j in judged.values():
             cases = {c.name: c.edits() for c in j.layout.cases}

@@ -2,11 +2,13 @@
 
 A daemon on Python 3.11 cannot parse ``type X = ...`` or ``class Box[T]``, so its planner takes
 such a file as unparseable and reaches every importer; on 3.12+ the same file parses, and every
-rule about it must hold. The name graph is standard library only, so another interpreter can
-run it from the source tree: this module, run as a script by that interpreter, builds the graph
-from JSON on stdin and prints each case's plan. The plan mirrors ``checker.plan_check`` (the
-patched files that exist, plus ``affected`` of those whose interface changed); the graph gets
-what ``PythonLanguage.new_graph`` gives it, computed by the caller (``Planner``).
+rule about it must hold. The name graph needs the standard library and msgspec (the client's
+one dependency, reached through ``prewrite.errors``), so another interpreter can run it from the
+source tree (in a throwaway venv with msgspec where it lacks it: ``with_msgspec``): this
+module, run as a script by that interpreter, builds the graph from JSON on stdin and prints
+each case's plan. The plan mirrors ``checker.plan_check`` (the patched files that exist, plus
+``affected`` of those whose interface changed); the graph gets what
+``PythonLanguage.new_graph`` gives it, computed by the caller (``Planner``).
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ import subprocess
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
+
+from tests.support.cache_lock import cache_lock
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -62,6 +66,39 @@ def check_importable(python: str) -> None:
     if proc.returncode != 0:
         lines = proc.stderr.strip().splitlines() or ["(no output)"]
         raise PlannerUnavailable(f"the planner cannot run on {python}: {lines[-1]}")
+
+
+def with_msgspec(python: str) -> str:
+    """``python``, or a venv of it with msgspec (the version this suite runs) when it cannot
+    import msgspec: built once under ``.cache`` (``python -m venv``, then pip), reused after.
+    ``PlannerUnavailable`` when it cannot be built (no ``venv`` module, pip offline)."""
+    probe = [python, "-c", "import msgspec"]
+    if subprocess.run(probe, capture_output=True, timeout=60, check=False).returncode == 0:
+        return python
+    import msgspec  # the suite's own, for its version
+
+    version = subprocess.run(
+        [python, "-c", "import sys; print('%d.%d.%d' % sys.version_info[:3])"],
+        capture_output=True, text=True, timeout=60, check=True,
+    ).stdout.strip()  # fmt: skip
+    venv = REPO / ".cache" / f"planner-python-{version}-msgspec-{msgspec.__version__}"
+    exe = venv / "bin" / "python"
+    with cache_lock(venv):
+        if not (venv / ".ready").exists():
+            shutil.rmtree(venv, ignore_errors=True)
+            steps = [
+                [python, "-m", "venv", str(venv)],
+                [str(exe), "-m", "pip", "install", "-q", f"msgspec=={msgspec.__version__}"],
+            ]
+            for step in steps:
+                proc = subprocess.run(
+                    step, capture_output=True, text=True, timeout=300, check=False
+                )
+                if proc.returncode != 0:
+                    tail = (proc.stderr.strip().splitlines() or ["(no output)"])[-1]
+                    raise PlannerUnavailable(f"cannot give {python} msgspec: {tail}")
+            (venv / ".ready").write_text("")
+    return str(exe)
 
 
 def _planner_env() -> dict[str, str]:
