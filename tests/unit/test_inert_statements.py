@@ -114,3 +114,17 @@ def test_live_body_is_the_body_itself_when_nothing_is_inert() -> None:
     fn = ast.parse("def f(x):\n    return x\n").body[0]
     assert isinstance(fn, ast.FunctionDef)
     assert live_body(fn) is fn.body
+
+
+def test_the_shared_tree_is_never_changed_and_untouched_statements_are_shared() -> None:
+    text = _with("    'note'", before="    return x[0]").replace(
+        "        return x\n", "        pass\n        return x\n"
+    )
+    fn, plain = ast.parse(text).body[0], ast.parse(CAPFIRST).body[0]
+    assert isinstance(fn, ast.FunctionDef)
+    assert isinstance(plain, ast.FunctionDef)
+    before = ast.dump(fn)
+    live = live_body(fn)
+    assert ast.dump(fn) == before  # (the parse cache shares trees between readers)
+    assert [ast.dump(s) for s in live] == [ast.dump(s) for s in plain.body[1:]]
+    assert live[1] is fn.body[2]  # a statement with nothing inert in it is not copied

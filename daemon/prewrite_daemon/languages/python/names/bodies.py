@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import ast
 import copy
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar, cast
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
 _NESTED_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_Holder = TypeVar("_Holder", ast.ExceptHandler, ast.match_case)  # a block that is no statement
 
 
 def body_kind(body: list[ast.stmt]) -> str:
@@ -74,8 +75,7 @@ def live_body(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.stmt]:
     one: each adds a flow node (0.025 of complexity) and can revive a merge label (1 more)."""
     if not any(_inert(s) for s in _own_statements(fn.body)) or body_kind(fn.body) != "implemented":
         return fn.body
-    kept = [_DropInert().visit(s) for s in copy.deepcopy(fn.body)]
-    return [s for s in kept if isinstance(s, ast.stmt)]
+    return _strip(fn.body)
 
 
 def _inert(stmt: ast.stmt) -> bool:
@@ -105,20 +105,44 @@ def _blocks(stmt: ast.stmt) -> list[list[ast.stmt]]:
     return []
 
 
-class _DropInert(ast.NodeTransformer):
-    """Removes the inert statements of one function's own blocks (run on a copy)."""
+def _strip(body: list[ast.stmt]) -> list[ast.stmt]:
+    """``body`` without its inert statements, at any depth of its blocks; what changes is a
+    shallow copy (the tree is shared: ``parse_cache``), the rest the same objects."""
+    out: list[ast.stmt] = []
+    for stmt in body:
+        if not _inert(stmt):
+            out.append(stmt if isinstance(stmt, _NESTED_SCOPES) else _strip_blocks(stmt))
+    same = len(out) == len(body) and all(a is b for a, b in zip(out, body, strict=True))
+    return body if same else out
 
-    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
-        return node  # a nested scope: not this function's statements
 
-    def visit_AsyncFunctionDef(self, node: ast.AsyncFunctionDef) -> ast.AST:
+def _strip_blocks(stmt: ast.stmt) -> ast.stmt:
+    changed: dict[str, object] = {}
+    for field in ("body", "orelse", "finalbody"):
+        block = getattr(stmt, field, None)
+        if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+            stripped = _strip(cast("list[ast.stmt]", block))
+            if stripped is not block:
+                changed[field] = stripped
+    if isinstance(stmt, ast.Try | ast.TryStar):
+        handlers = [_with_body(h, _strip(h.body)) for h in stmt.handlers]
+        if any(a is not b for a, b in zip(handlers, stmt.handlers, strict=True)):
+            changed["handlers"] = handlers
+    if isinstance(stmt, ast.Match):
+        cases = [_with_body(c, _strip(c.body)) for c in stmt.cases]
+        if any(a is not b for a, b in zip(cases, stmt.cases, strict=True)):
+            changed["cases"] = cases
+    if not changed:
+        return stmt
+    out = copy.copy(stmt)
+    for field, value in changed.items():
+        setattr(out, field, value)
+    return out
+
+
+def _with_body(node: _Holder, body: list[ast.stmt]) -> _Holder:
+    if body is node.body:
         return node
-
-    def visit_ClassDef(self, node: ast.ClassDef) -> ast.AST:
-        return node
-
-    def visit_Pass(self, node: ast.Pass) -> None:
-        return None
-
-    def visit_Expr(self, node: ast.Expr) -> ast.AST | None:
-        return None if isinstance(node.value, ast.Constant) else node
+    out = copy.copy(node)
+    out.body = body
+    return out
