@@ -16,9 +16,10 @@ import copy
 from typing import TYPE_CHECKING, TypeVar, cast
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterator, Mapping
 
 _NESTED_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_Node = TypeVar("_Node", bound=ast.AST)
 _Holder = TypeVar("_Holder", ast.ExceptHandler, ast.match_case)  # a block that is no statement
 
 
@@ -132,17 +133,19 @@ def _strip_blocks(stmt: ast.stmt) -> ast.stmt:
         cases = [_with_body(c, _strip(c.body)) for c in stmt.cases]
         if any(a is not b for a, b in zip(cases, stmt.cases, strict=True)):
             changed["cases"] = cases
-    if not changed:
-        return stmt
-    out = copy.copy(stmt)
-    for field, value in changed.items():
-        setattr(out, field, value)
-    return out
+    return with_fields(stmt, changed)
 
 
 def _with_body(node: _Holder, body: list[ast.stmt]) -> _Holder:
-    if body is node.body:
+    return node if body is node.body else with_fields(node, {"body": body})
+
+
+def with_fields(node: _Node, changed: Mapping[str, object]) -> _Node:
+    """``node`` itself when nothing changed, else a shallow copy with ``changed`` set: trees
+    are shared (``parse_cache``), so a rewrite never touches the original."""
+    if not changed:
         return node
     out = copy.copy(node)
-    out.body = body
+    for field, value in changed.items():
+        setattr(out, field, value)
     return out

@@ -20,6 +20,7 @@ from prewrite_daemon.languages.python.names.bodies import (
     body_kind,
     live_body,
     raises_not_implemented,
+    with_fields,
 )
 from prewrite_daemon.languages.python.syntax import locked
 from prewrite_daemon.languages.python.syntax.parse_cache import KEPT, parse_shared
@@ -198,20 +199,15 @@ def _blanked(node: ast.AST, in_class: bool) -> ast.AST:
     The tree is shared (``parse_cache``): a node that changes is a copy, the original stays."""
     if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
         if not _body_is_private(node, in_class):
-            live = live_body(node)  # keep the body, nested defs included: all of it may be
-            if live is node.body:  # visible, but for its dead stores
-                return node
-            out = copy.copy(node)
-            out.body = live
-            return out
+            # keep the body, nested defs included: all of it may be visible but inert statements
+            live = live_body(node)
+            return node if live is node.body else with_fields(node, {"body": live})
         # Whether a body is trivial ("...", pass, raise NotImplementedError) is visible:
         # pyright treats trivial protocol/abstract bodies as unimplemented.
         marker = body_kind(node.body)
         if _yields(node):
             marker += " generator"  # an async generator and a coroutine differ to callers
-        out = copy.copy(node)
-        out.body = [ast.Expr(ast.Constant(marker))]
-        return out
+        return with_fields(node, {"body": [ast.Expr(ast.Constant(marker))]})
     inner = in_class or isinstance(node, ast.ClassDef)
     changed: dict[str, list[object]] = {}
     for name, value in ast.iter_fields(node):
@@ -220,12 +216,7 @@ def _blanked(node: ast.AST, in_class: bool) -> ast.AST:
             kept = [_blanked(v, inner) if isinstance(v, _HOLDS_STATEMENTS) else v for v in items]
             if any(a is not b for a, b in zip(kept, items, strict=True)):
                 changed[name] = kept
-    if not changed:
-        return node
-    out = copy.copy(node)
-    for name, value in changed.items():
-        setattr(out, name, value)
-    return out
+    return with_fields(node, changed)
 
 
 @functools.lru_cache(maxsize=KEPT)  # agents re-check against the same base texts
