@@ -7,6 +7,13 @@ file: a ``pass`` or a constant whose removal leaves a stub (unimplemented to pyr
 Protocol and under ``@abstractmethod``), and stores, which are never inert (a store read by a
 closure, one declared ``global``). The controls (``changes=False``) are inert edits of a hub
 called across files.
+
+``DEAD_STORES`` tempt ``names.dead_stores``: a dead store (``_d = 0``, read by nothing) changes
+only the function's code-flow complexity, and pyright stops inferring its return type at call
+sites at 8 (``f(1)`` is then Unknown, not ``int``). Real values (an instrumented pyright
+1.1.414): ``_stores(k)`` is (2 + k) / 40, so 316 stores are 7.95 and 318 are 8.0; ``_branch(275,
+"pass")`` is 7.0 and ``_branch(275, "_e = 0")`` 8.025 (the store makes the ``if``'s merge label
+real: +1).
 """
 
 from __future__ import annotations
@@ -57,6 +64,22 @@ STUB = '''
             {}
             ...
 '''
+
+CALLS_F = "from pkg.m import f\n\na: str = f(1)\n"
+
+
+def _stores(k: int, tail: str = "") -> str:
+    return "def f(x):\n" + "".join(f"    _d{i} = 0\n" for i in range(k)) + tail + "    return x\n"
+
+
+def _branch(k: int, body: str) -> str:
+    return _stores(k, f"    if x + 1:\n        {body}\n")
+
+
+def _salted(where: str) -> str:
+    indent = where[: len(where) - len(where.lstrip())]
+    return HUB.replace(where, f"{indent}_pw_salt = 'run 1'\n{where}")
+
 
 ABSTRACT_FAR = (
     "from pkg.m import Base\n\n\nclass D(Base):\n    def n(self):\n        return super().n()\n"
@@ -114,3 +137,18 @@ BODIES = [
         changes=False,
     ),
 ]
+
+DEAD_STORES = [
+    _case("dead_stores_under_the_call_site_limit_control", _stores(300), _stores(316), CALLS_F,
+          changes=False),
+    _case("dead_stores_cross_the_call_site_limit", _stores(316), _stores(318), CALLS_F),
+    _case("dead_store_makes_a_merge_label_real", _branch(275, "pass"), _branch(275, "_e = 0"),
+          CALLS_F),
+    _case("dead_store_in_a_hub_control", HUB, _salted("        if not x:\n"), HUB_FAR,
+          changes=False),
+    _case("dead_store_in_a_branch_of_a_hub_control", HUB, _salted("            x = str(x)\n"),
+          HUB_FAR, changes=False),
+    _case("dead_store_of_a_tuple_in_a_hub_control", HUB,
+          HUB.replace("        if not x:\n", "        _pw = (1, -2, 'a')\n        if not x:\n"),
+          HUB_FAR, changes=False),
+]  # fmt: skip

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.support.planner_cases_bodies import BODIES
+from tests.support.planner_cases_bodies import BODIES, DEAD_STORES
 from tests.support.planner_cases_calls import CALLS
 from tests.support.planner_cases_classes import ABSTRACT, DECORATORS, SUBCLASSES
 from tests.support.planner_cases_fuzzed import FUZZED
@@ -12,5 +12,5 @@ from tests.support.planner_cases_protocols import ENUMS, PROTOCOLS
 
 CATALOGUE = [
     *PROTOCOLS, *ENUMS, *ABSTRACT, *SUBCLASSES, *DECORATORS, *MEMBERS, *STUBS, *PEP695,
-    *REEXPORTS, *GLOBAL, *CALLS, *BODIES, *FUZZED,
+    *REEXPORTS, *GLOBAL, *CALLS, *BODIES, *DEAD_STORES, *FUZZED,
 ]  # fmt: skip

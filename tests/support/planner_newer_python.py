@@ -113,6 +113,7 @@ def plan_under(
     request = {
         "protocols": planner.protocols,
         "cycles": planner.cycles,
+        "dead_stores": planner.graph.dead_stores,
         "files": planner.sources,
         "cases": {name: [list(c) for c in edits] for name, edits in cases.items()},
     }
@@ -137,7 +138,11 @@ def _main() -> None:
         sys.exit(UNAVAILABLE)
 
     request = cast("dict[str, Any]", json.load(sys.stdin))
-    graph = NameGraph(request["protocols"], report_import_cycles=request["cycles"])
+    graph = NameGraph(
+        request["protocols"],
+        report_import_cycles=request["cycles"],
+        dead_stores=request["dead_stores"],
+    )
     for rel, text in cast("dict[str, str]", request["files"]).items():
         graph.update(rel, text)
     answer: dict[str, list[str]] = {}

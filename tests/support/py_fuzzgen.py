@@ -39,6 +39,7 @@ from tests.support.py_fuzzgen_overrides import decorated, metaclass, override
 from tests.support.py_fuzzgen_protocols import protocol
 from tests.support.py_fuzzgen_records import record
 from tests.support.py_fuzzgen_render import patch_files, render
+from tests.support.py_fuzzgen_stores import dead_stores
 from tests.support.py_fuzzgen_view import binder_of
 
 if TYPE_CHECKING:
@@ -63,6 +64,7 @@ FEATURES: list[tuple[FeatureBuilder, int]] = [
     (match_args, 2),
     (decorator_alias, 4),
     (metaclass, 2),
+    (dead_stores, 2),
 ]
 PYRIGHT_COMMENTS = (
     "# pyright: strict",

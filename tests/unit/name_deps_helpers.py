@@ -20,10 +20,20 @@ def src(text: str) -> str:
     return textwrap.dedent(text).lstrip("\n")
 
 
+def with_line(line: str, before: str, text: str) -> str:
+    """``text`` with ``line`` inserted before the first ``before`` (which must be there)."""
+    assert before in text
+    return text.replace(before, f"{line}\n{before}", 1)
+
+
 def build(
-    files: Mapping[str, str], protocols: Iterable[str] | None = (), *, cycles: bool = True
+    files: Mapping[str, str],
+    protocols: Iterable[str] | None = (),
+    *,
+    cycles: bool = True,
+    dead_stores: bool = False,
 ) -> NameGraph:
-    graph = NameGraph(protocols, report_import_cycles=cycles)
+    graph = NameGraph(protocols, report_import_cycles=cycles, dead_stores=dead_stores)
     for rel, text in files.items():
         graph.update(rel, src(text))
     return graph
@@ -35,11 +45,13 @@ def affected(
     protocols: Iterable[str] | None = (),
     *,
     cycles: bool = True,
+    dead_stores: bool = False,
 ) -> set[str]:
     """What ``NameGraph.affected`` keeps when ``changes`` (path -> new text, None: deleted) are
-    applied to the tree ``files`` (``cycles``: the checker reports import cycles); also checked
+    applied to the tree ``files`` (``cycles``: the checker reports import cycles;
+    ``dead_stores``: its code-flow complexity is modelled, ``names.dead_stores``); also checked
     to stay within the transitive importers."""
-    graph = build(files, protocols, cycles=cycles)
+    graph = build(files, protocols, cycles=cycles, dead_stores=dead_stores)
     patch = [
         (rel, src(files[rel]) if rel in files else None, None if new is None else src(new))
         for rel, new in changes.items()

@@ -15,15 +15,14 @@ import pytest
 from prewrite_daemon.languages.python.names.bodies import live_body
 from prewrite_daemon.languages.python.names.imports import interface_changed
 from tests.support.planner_cases_bodies import HUB
-from tests.unit.name_deps_helpers import affected, src
+from tests.unit.name_deps_helpers import affected, src, with_line
 
 CAPFIRST = src(HUB)  # django.utils.text.capfirst, undecorated
 FIRST_IF = "    if not x:\n"
 
 
 def _with(line: str, before: str = FIRST_IF, text: str = CAPFIRST) -> str:
-    assert before in text
-    return text.replace(before, f"{line}\n{before}", 1)
+    return with_line(line, before, text)
 
 
 @pytest.mark.parametrize(

@@ -40,6 +40,7 @@ from prewrite_daemon.languages.python.environment import (
 )
 from prewrite_daemon.languages.python.interpreter_query import ask_interpreter, take_prefetched
 from prewrite_daemon.languages.python.layout import Layout, compute_layout
+from prewrite_daemon.languages.python.names.dead_stores import modelled
 from prewrite_daemon.languages.python.names.deps import NameGraph
 from prewrite_daemon.languages.python.names.imports import interface_changed
 from prewrite_daemon.languages.python.protocols.roots import configured_typesheds, for_environment
@@ -183,7 +184,8 @@ class PythonLanguage:
         # turns it on: always taken as on there.
         named = "reportImportCycles" in json.dumps(layout.config.settings)
         cycles = named or not self.flavour.default
-        return NameGraph(library, report_import_cycles=cycles)
+        # dead stores reach no importer where the checker's complexity is modelled
+        return NameGraph(library, report_import_cycles=cycles, dead_stores=modelled(env.checker))
 
     def interface_changed(self, rel: str, old: str | None, new: str | None) -> bool:
         del rel

@@ -6,7 +6,10 @@
   other constant on a line of its own), the part an unannotated function's inferred return type
   (at its definition and at each call site), its reachability and its ``self.x`` members can
   depend on. An edit that only adds, removes or changes inert statements of an implemented body
-  changes no other module's types (``symbols`` and ``imports.interface_of`` compare live bodies).
+  changes no other module's types (``symbols`` and ``imports.interface_of`` compare live bodies);
+  nor does one that only adds, removes or changes *dead stores* where the checker's code-flow
+  complexity provably stays under its limits (``dead_stores``; ``symbols`` only, when the
+  graph's checker is modelled).
 """
 
 from __future__ import annotations
@@ -15,8 +18,10 @@ import ast
 import copy
 from typing import TYPE_CHECKING, TypeVar, cast
 
+from prewrite_daemon.languages.python.names.dead_stores import removable
+
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Mapping
+    from collections.abc import Iterator, Mapping, Set
 
 _NESTED_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _Node = TypeVar("_Node", bound=ast.AST)
@@ -59,10 +64,13 @@ def raises_not_implemented(body: list[ast.stmt]) -> bool:
     return False
 
 
-def live_body(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.stmt]:
+def live_body(
+    fn: ast.FunctionDef | ast.AsyncFunctionDef, dead_stores: bool = False
+) -> list[ast.stmt]:
     """``fn.body`` without its inert statements (a copy), or ``fn.body`` itself when it has none
     or is not plainly implemented (``body_kind``: a stub, ``pass`` or constants only, a
-    ``raise NotImplementedError``).
+    ``raise NotImplementedError``); with ``dead_stores``, without its dead stores too when
+    ``dead_stores.removable`` finds them (the checker's code-flow complexity is modelled).
 
     Inert: ``pass`` and an expression statement that is a constant (a docstring, any string,
     a number, ``...``), among ``fn``'s own statements at any depth of its blocks (not in a
@@ -73,10 +81,15 @@ def live_body(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.stmt]:
     reachable; a docstring is read by hover only. What they do change is whether a body is
     empty (``isSuiteEmpty``: only ``...`` and strings, an unimplemented Protocol or abstract
     method), so both versions must be implemented bodies. A *store* is not inert, even a dead
-    one: each adds a flow node (0.025 of complexity) and can revive a merge label (1 more)."""
-    if not any(_inert(s) for s in _own_statements(fn.body)) or body_kind(fn.body) != "implemented":
+    one: each adds a flow node (0.025 of complexity) and can revive a merge label (1 more);
+    ``dead_stores`` says when that provably crosses no limit."""
+    own = list(_own_statements(fn.body))
+    drop = {id(s) for s in own if _inert(s)}
+    if dead_stores:
+        drop |= removable(fn, own)
+    if not drop or body_kind(fn.body) != "implemented":
         return fn.body
-    return _strip(fn.body)
+    return _strip(fn.body, drop)
 
 
 def _inert(stmt: ast.stmt) -> bool:
@@ -106,31 +119,31 @@ def _blocks(stmt: ast.stmt) -> list[list[ast.stmt]]:
     return []
 
 
-def _strip(body: list[ast.stmt]) -> list[ast.stmt]:
-    """``body`` without its inert statements, at any depth of its blocks; what changes is a
-    shallow copy (the tree is shared: ``parse_cache``), the rest the same objects."""
+def _strip(body: list[ast.stmt], drop: Set[int]) -> list[ast.stmt]:
+    """``body`` without the statements in ``drop`` (ids), at any depth of its blocks; what
+    changes is a shallow copy (the tree is shared: ``parse_cache``), the rest the same objects."""
     out: list[ast.stmt] = []
     for stmt in body:
-        if not _inert(stmt):
-            out.append(stmt if isinstance(stmt, _NESTED_SCOPES) else _strip_blocks(stmt))
+        if id(stmt) not in drop:
+            out.append(stmt if isinstance(stmt, _NESTED_SCOPES) else _strip_blocks(stmt, drop))
     same = len(out) == len(body) and all(a is b for a, b in zip(out, body, strict=True))
     return body if same else out
 
 
-def _strip_blocks(stmt: ast.stmt) -> ast.stmt:
+def _strip_blocks(stmt: ast.stmt, drop: Set[int]) -> ast.stmt:
     changed: dict[str, object] = {}
     for field in ("body", "orelse", "finalbody"):
         block = getattr(stmt, field, None)
         if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
-            stripped = _strip(cast("list[ast.stmt]", block))
+            stripped = _strip(cast("list[ast.stmt]", block), drop)
             if stripped is not block:
                 changed[field] = stripped
     if isinstance(stmt, ast.Try | ast.TryStar):
-        handlers = [_with_body(h, _strip(h.body)) for h in stmt.handlers]
+        handlers = [_with_body(h, _strip(h.body, drop)) for h in stmt.handlers]
         if any(a is not b for a, b in zip(handlers, stmt.handlers, strict=True)):
             changed["handlers"] = handlers
     if isinstance(stmt, ast.Match):
-        cases = [_with_body(c, _strip(c.body)) for c in stmt.cases]
+        cases = [_with_body(c, _strip(c.body, drop)) for c in stmt.cases]
         if any(a is not b for a, b in zip(cases, stmt.cases, strict=True)):
             changed["cases"] = cases
     return with_fields(stmt, changed)

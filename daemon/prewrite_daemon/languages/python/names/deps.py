@@ -134,13 +134,17 @@ class NameGraph:
         self,
         library: ProtocolSource | Iterable[str] | None = None,
         report_import_cycles: bool = True,
+        dead_stores: bool = False,
     ) -> None:
         """``library``: the Protocols of what the workspace can import outside itself
         (``protocols.library.LibraryProtocols``, asked at each plan; a fixed set of member
         names in tests). None, or an answer not ready yet: every member change is taken as a
         change of its class. ``report_import_cycles``: the checker's ``reportImportCycles`` is
         on (or not known): an import edge that closes or opens a cycle then reaches every
-        importer."""
+        importer. ``dead_stores``: the checker's code-flow complexity is modelled
+        (``names.dead_stores``): a dead store then reaches no importer where it provably
+        crosses no limit."""
+        self.dead_stores = dead_stores
         self._cycles = report_import_cycles
         self._summaries: dict[str, Summary] = {}
         self._index: dict[str, set[str]] = defaultdict(set)  # tag -> files (not l: tags)
@@ -189,7 +193,7 @@ class NameGraph:
             return
         if "reportImportCycles" in source:
             self._cycles = True  # a file's own ``# pyright:`` comment may turn the rule on
-        summary, _ = summarize(rel, source)
+        summary, _ = summarize(rel, source, self.dead_stores)
         self._summaries[rel] = summary
         for tag in summary.tags or ():
             if not tag.startswith("l:"):
@@ -220,8 +224,9 @@ class NameGraph:
     def narrow(self, changes: Sequence[Change], deadline: float | None = None) -> Narrowing:
         """``affected``'s answer, with what led to it (``narrowing``)."""
         narrower = Narrower(
-            self._summaries, self._index, self._by_module, self._cycles, self.protocols
-        )
+            self._summaries, self._index, self._by_module, self._cycles, self.protocols,
+            self.dead_stores,
+        )  # fmt: skip
         return narrower.narrow(changes, deadline)
 
 

@@ -51,6 +51,7 @@ class Narrower:
         by_module: Mapping[str, set[str]],
         cycles: bool,
         protocols: Callable[[Iterable[Summary]], frozenset[str] | None],
+        dead_stores: bool = False,
     ) -> None:
         """``index``: tag -> files (not l: tags); ``by_module``: dotted name -> files;
         ``cycles``: ``reportImportCycles`` may be on; ``protocols``: ``NameGraph.protocols``."""
@@ -59,6 +60,7 @@ class Narrower:
         self._by_module = by_module
         self._cycles = cycles
         self._protocols = protocols
+        self._dead_stores = dead_stores
 
     def narrow(self, changes: Sequence[Change], deadline: float | None) -> Narrowing:
         changed = {rel for rel, _, _ in changes}
@@ -66,7 +68,7 @@ class Narrower:
             if not rel.endswith((".py", ".pyi")) or rel.endswith("__builtins__.pyi"):
                 return Narrowing(frozenset(set(self._summaries) - changed), {rel: "not a module"},
                                  frozenset(), frozenset())  # fmt: skip
-        views = {rel: [summarize(rel, t) for t in (old, new) if t is not None]
+        views = {rel: [summarize(rel, t, self._dead_stores) for t in (old, new) if t is not None]
                  for rel, old, new in changes}  # fmt: skip
         imports = {rel: s.imports for rel, s in self._summaries.items() if rel not in changed}
         for rel, parsed in views.items():

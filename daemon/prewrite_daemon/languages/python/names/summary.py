@@ -87,13 +87,14 @@ class Summary:
 
 
 @functools.lru_cache(maxsize=KEPT)  # as many as the trees kept (``parse_cache.KEPT``)
-def summarize(rel: str, source: str) -> tuple[Summary, Collected | None]:
+def summarize(rel: str, source: str, dead_stores: bool = False) -> tuple[Summary, Collected | None]:
     """The file's summary, and its regions (None: it does not parse). Cached: a check parses
-    the base text the graph has just summarised, and an agent re-checks the same file."""
+    the base text the graph has just summarised, and an agent re-checks the same file.
+    ``dead_stores``: the checker's complexity is modelled (``Collected``, ``dead_stores``)."""
     tree = parse_shared(source)  # read only: Collected never changes it
     if tree is None:
         return opaque_summary(rel, source), None
-    col = Collected(rel, tree)
+    col = Collected(rel, tree, dead_stores)
     summary = summary_of(col, source, _plain_builtins(tree, source))
     return replace(summary, protocol_facts=facts_of(tree, rel, ":=" in source)), col
 

@@ -67,8 +67,10 @@ if TYPE_CHECKING:
 class Collected:
     """The regions of one parsed module, with every unit scanned."""
 
-    def __init__(self, rel: str, tree: ast.Module) -> None:
+    def __init__(self, rel: str, tree: ast.Module, dead_stores: bool = False) -> None:
+        """``dead_stores``: drop dead stores from function bodies (``bodies.live_body``)."""
         self.rel = rel
+        self.dead_stores = dead_stores
         self.units: list[tuple[tuple[ast.AST, ...], Scan]] = []
         self.regions: dict[tuple[str, str], RegionBuild] = {}
         self.classes: list[ClassBuild] = []
@@ -226,7 +228,7 @@ class Collected:
         returns = [fn.returns] if fn.returns else []
         sig = self.unit([*fn.decorator_list, fn.args, *returns, *type_params(fn),
                          *signature_comment(fn)])  # fmt: skip
-        body = self.unit(live_body(fn))  # dead stores are the module's own business
+        body = self.unit(live_body(fn, self.dead_stores))
         self.body_units.add(body)
         whole = (sig, body)
         marker = f"{'async ' if isinstance(fn, ast.AsyncFunctionDef) else ''}def {fn.name}"
