@@ -49,12 +49,13 @@ lint: $(STAMP)  ## ruff, pyright strict, and the package layers (import-linter, 
 PYTEST_WORKERS ?= 2
 XDIST = $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist loadscope --no-loadscope-reorder)
 
-# `make test` is everything but the slow differential tier (PyPI and npm packages judged against
-# their cold checkers, ~7 min more); CI (`.ci/run`) runs both, `make test-all` runs them together.
+# `make test` is everything but the slow tier (PyPI and npm packages judged against their cold
+# checkers, the bench harness end to end, the catalogue's plans on a newer Python: ~10 min more);
+# CI (`.ci/run`) runs both, `make test-all` runs them together.
 test: $(STAMP) $(TOOLCHAINS) $(PINNED_TS)  ## unit, faults, CLI, end-to-end with the real checkers (not the slow tier)
 	$(BIN)/pytest -q $(XDIST) -m "not slow" --durations=30
 
-test-slow: $(STAMP) $(TOOLCHAINS) $(PINNED_TS)  ## the slow differential tier: real packages against cold pyright, mypy, tsc, ...
+test-slow: $(STAMP) $(TOOLCHAINS) $(PINNED_TS)  ## the slow tier: real packages against cold pyright, mypy, tsc, ...; the bench harness
 	$(BIN)/pytest -q $(XDIST) -m slow --durations=20
 
 test-all: $(STAMP) $(TOOLCHAINS) $(PINNED_TS)  ## every test in one run (make test + make test-slow)

@@ -15,6 +15,7 @@ MODULE_KEYS = {"path", "function", "ms", "runs_ms", "verdict", "timings_ms", "ch
 
 
 @pytest.mark.e2e
+@pytest.mark.slow  # the bench harness end to end: `make test-slow` (CI runs it)
 @pytest.mark.timeout(240)
 def test_body_sweep_on_two_httpx_modules(tmp_path: Path) -> None:
     out = tmp_path / "results"

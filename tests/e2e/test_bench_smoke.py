@@ -17,6 +17,7 @@ TIMING_KEYS = {"p50", "p95", "n"}
 
 
 @pytest.mark.e2e
+@pytest.mark.slow  # the bench harness end to end: `make test-slow` (CI runs it)
 @pytest.mark.timeout(300)
 def test_quick_bench_writes_json_markdown_and_png(tmp_path: Path) -> None:
     out = tmp_path / "results"

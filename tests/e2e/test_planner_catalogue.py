@@ -170,6 +170,7 @@ def newer_plans(judged: dict[str, Judged]) -> dict[str, set[str]]:
     return plans
 
 
+@pytest.mark.slow  # a second interpreter's planner: `make test-slow` (CI runs it)
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize("case", _params("newer"))
 def test_the_plan_on_a_newer_python_keeps_them_too(
