@@ -49,13 +49,13 @@ def removable(
     """The ids of ``fn``'s dead stores among ``own`` (its statements at any depth of its
     blocks, not a nested scope's) when the bound of its complexity is below the call-site
     limit; empty otherwise (and when it has none: the bound is computed only then)."""
-    candidates = [s for s in own if _store_of_literal(s) is not None]
-    if not candidates:
+    stores = [(s, name) for s in own if (name := _store_of_literal(s)) is not None]
+    if not stores:
         return frozenset()
     spelled = _spellings(fn)
     if spelled is None:
         return frozenset()
-    dead = [s for s in candidates if spelled[_store_of_literal(s) or ""] == 1]
+    dead = [s for s, name in stores if spelled[name] == 1]
     if not dead:
         return frozenset()
     bound = complexity_bound(fn)
