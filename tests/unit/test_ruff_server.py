@@ -25,6 +25,7 @@ from prewrite_daemon.ladder import ruff_warm
 from prewrite_daemon.ladder.ruff import Ruff
 from prewrite_daemon.ladder.ruff_server import RuffServer
 from tests.support.workloads import cache_dir
+from tests.unit.ruff_rungs.ruff_helpers import prime_warm
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -113,13 +114,9 @@ def small(tmp_path: Path) -> Path:
 
 
 async def _primed(root: Path) -> Ruff:
-    """A server-backed ``Ruff`` whose server has answered (a start in the tick the fixture
-    wrote its files is not trusted: the second one is)."""
+    """A server-backed ``Ruff`` whose server has answered."""
     ruff = Ruff(root, sys.executable)
-    assert ruff.warm is not None
-    for _ in range(2):
-        await ruff.lint("pkg/prime.py", "", TIMEOUT_S)
-    assert ruff.warm.statistics().served > 0
+    await prime_warm(ruff)
     return ruff
 
 

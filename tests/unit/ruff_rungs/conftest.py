@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from prewrite_daemon.ladder.ruff import Ruff
-from tests.unit.ruff_rungs.ruff_helpers import PYPROJECT, TIMEOUT_S
+from tests.unit.ruff_rungs.ruff_helpers import PYPROJECT, prime_warm
 
 if TYPE_CHECKING:
     from collections.abc import AsyncGenerator
@@ -32,9 +32,7 @@ async def ruff(workspace: Path, request: pytest.FixtureRequest) -> AsyncGenerato
     the same; the CLI answers while the server cannot vouch for the files just written)."""
     ruff = Ruff(workspace, sys.executable, warm=request.param == "server")
     if ruff.warm is not None:
-        for _ in range(2):  # a start in the tick the fixture wrote its files is not trusted
-            await ruff.lint("pkg/prime.py", "", TIMEOUT_S)
-        assert ruff.warm.statistics().served > 0
+        await prime_warm(ruff)
     yield ruff
     await ruff.stop()
     assert ruff.warm is None or ruff.warm.statistics().failures == 0

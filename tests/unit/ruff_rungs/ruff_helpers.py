@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from prewrite.protocol import Diagnostic
+    from prewrite_daemon.ladder.ruff import Ruff
 
 
 TIMEOUT_S = 30.0
@@ -25,6 +26,23 @@ extend-exclude = ["generated"]
 select = ["E", "F", "I"]
 """
 UNUSED_AND_UNDEFINED = "import os\n\nprint(undefined_name)\n"
+PRIME_TRIES = 8
+
+
+async def prime_warm(ruff: Ruff) -> None:
+    """Lint until ``ruff``'s warm server has answered once.
+
+    A start is not trusted while a directory above the workspace changed as the server read its
+    configurations (``ruff_trust``): the tick the test wrote its files in, or ``/tmp``, where the
+    other xdist worker creates and deletes files all the time. Each refusal restarts the server,
+    and a few tries find a quiet moment.
+    """
+    assert ruff.warm is not None
+    for _ in range(PRIME_TRIES):
+        await ruff.lint("pkg/prime.py", "", TIMEOUT_S)
+        if ruff.warm.statistics().served:
+            return
+    raise AssertionError(f"never served in {PRIME_TRIES} tries: {ruff.warm.statistics()}")
 
 
 def positions(found: list[Diagnostic]) -> list[tuple[str, int, int, int, int]]:
