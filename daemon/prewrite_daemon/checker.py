@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 
     from prewrite_daemon.backends.base import Backend, RawDiagnostic
     from prewrite_daemon.check.patch import FileEdit, PreparedPatch
-    from prewrite_daemon.languages.base import DependencyGraph, Language, Scope
+    from prewrite_daemon.languages.base import DependencyGraph, Environment, Language, Scope
     from prewrite_daemon.shadow.tree import ShadowTree
 
 
@@ -66,6 +66,7 @@ class CheckContext:
     # The graph once complete (a workspace's may still be building when its checker started).
     graph_ready: Callable[[], Awaitable[DependencyGraph]] | None = None
     activity: Activity = field(default_factory=Activity)  # what the check is doing, for status
+    env: Environment | None = None  # the checker's: some planning rules depend on which one
 
 
 async def _pull(
@@ -211,14 +212,15 @@ async def _plan(
     lang, scope, narrowing, budget = ctx.language, ctx.scope, ctx.narrowing, ctx.planning_budget_s
     graph, plan = ctx.graph, None
     if graph is None:
-        plan = await plan_before_graph(patch, deadline, lang, scope, narrowing, budget)
+        plan = await plan_before_graph(patch, deadline, lang, scope, narrowing, budget, ctx.env)
         if plan is None:
             assert ctx.graph_ready is not None, "a check needs a graph or a way to wait for one"
             with ctx.activity.step("reading the workspace's imports (first check)"):
                 graph = await ctx.graph_ready()
     if plan is None:
         assert graph is not None
-        plan = await plan_off_loop(Planner(graph, lang, scope, narrowing, budget), patch, deadline)
+        planner = Planner(graph, lang, scope, narrowing, budget, ctx.env)
+        plan = await plan_off_loop(planner, patch, deadline)
     return plan, round((time.perf_counter() - started) * 1000, 1), graph
 
 

@@ -9,10 +9,14 @@ the limit, a store that makes a merge label real, and controls on a hub).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from prewrite_daemon.backends.pyright_command import checker_version
+from prewrite_daemon.languages.python.language import PYTHON, PythonEnvironment
 from prewrite_daemon.languages.python.names.dead_stores import modelled
+from prewrite_daemon.languages.python.names.imports import interface_changed
 from tests.support.planner_cases_bodies import HUB
 from tests.unit.name_deps_helpers import affected, src, with_line
 
@@ -34,6 +38,12 @@ def _with(line: str, before: str = FIRST_IF, text: str = CAPFIRST) -> str:
     return with_line(line, before, text)
 
 
+def _changed(base: str, patched: str) -> bool:
+    """The graph-free first plan's answer (``imports.interface_changed``): it must prune no
+    more than the graph does, and it prunes dead stores too, with the checker known."""
+    return interface_changed(base, patched, dead_stores=True)
+
+
 @pytest.mark.parametrize(
     "patched",
     [
@@ -47,14 +57,18 @@ def _with(line: str, before: str = FIRST_IF, text: str = CAPFIRST) -> str:
 )
 def test_a_dead_store_under_the_limit_reaches_no_importer(patched: str) -> None:
     assert _reached(CAPFIRST, patched) == set()
+    assert not _changed(CAPFIRST, patched)
     # the same edit where the checker's complexity is not modelled reaches every importer
     assert _reached(CAPFIRST, patched, dead_stores=False) == {"a.py", "b.py"}
+    assert interface_changed(CAPFIRST, patched, dead_stores=False)
 
 
 def test_changing_or_removing_a_dead_store_reaches_no_importer() -> None:
     salted = _with("    _pw_salt = 'run 1'")
     assert _reached(salted, salted.replace("run 1", "run 2")) == set()
     assert _reached(salted, CAPFIRST) == set()
+    assert not _changed(salted, salted.replace("run 1", "run 2"))
+    assert not _changed(salted, CAPFIRST)
 
 
 @pytest.mark.parametrize(
@@ -84,6 +98,7 @@ def test_changing_or_removing_a_dead_store_reaches_no_importer() -> None:
 )
 def test_any_other_store_reaches_the_importers(line: str, why: str) -> None:
     assert _reached(CAPFIRST, _with(line)) == {"a.py", "b.py"}, why
+    assert _changed(CAPFIRST, _with(line)), why
 
 
 def _stores(k: int) -> str:
@@ -96,6 +111,20 @@ def test_dead_stores_that_may_cross_the_call_site_limit_reach_the_importers() ->
     assert _reached(_stores(316), _stores(318)) == {"a.py", "b.py"}
     assert _reached(_stores(318), _stores(330)) == {"a.py", "b.py"}
     assert _reached(_stores(330), _stores(300)) == {"a.py", "b.py"}
+    assert not _changed(_stores(300), _stores(316))
+    assert _changed(_stores(316), _stores(318))
+    assert _changed(_stores(330), _stores(300))
+
+
+def _env(checker: str) -> PythonEnvironment:
+    return PythonEnvironment(Path("/ws"), "python3", None, [], checker)
+
+
+def test_the_language_prunes_dead_stores_for_the_checker_it_judges_with() -> None:
+    patched = _with("    _pw_salt = 'run 1'")
+    assert not PYTHON.interface_changed("pkg/text.py", CAPFIRST, patched, _env(checker_version()))
+    assert PYTHON.interface_changed("pkg/text.py", CAPFIRST, patched, _env("pyright 1.1.390"))
+    assert PYTHON.interface_changed("pkg/text.py", CAPFIRST, patched)  # checker not known
 
 
 def test_only_the_validated_checker_is_modelled() -> None:

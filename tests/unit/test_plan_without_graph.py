@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from prewrite import change_file, delete_file, new_file
+from prewrite_daemon.backends.pyright_command import checker_version
 from prewrite_daemon.check.patch import prepare_patch
 from prewrite_daemon.check.planning import (
     plan_before_graph,
@@ -22,7 +23,7 @@ from prewrite_daemon.check.planning import (
     pruned_importers,
 )
 from prewrite_daemon.check.scope import CheckerScope
-from prewrite_daemon.languages.python.language import PYTHON
+from prewrite_daemon.languages.python.language import PYTHON, PythonEnvironment
 from prewrite_daemon.limits import Deadline
 from tests.support.setups import write
 
@@ -100,3 +101,22 @@ async def test_planning_before_the_graph_runs_within_its_budget(tmp_path: Path) 
     renamed = CORE.replace("def helper", "def helper2")
     signature = prepare_patch(tmp_path, [change_file(tmp_path, "pkg/core.py", renamed)])
     assert await plan_before_graph(signature, Deadline(30), PYTHON, None) is None
+
+
+async def test_a_dead_store_is_planned_without_the_graph_where_the_checker_is_modelled(
+    tmp_path: Path,
+) -> None:
+    """The first such edit after a start need not wait for the graph (issue 24: on Django it
+    waited 10.6 s); where the checker is not known, or not modelled, it still does."""
+    unannotated = "def helper(x):\n    return x + 1\n"
+    write(tmp_path, {**FILES, "pkg/core.py": unannotated})
+    stored = unannotated.replace("    return", "    _salt = 'run 1'\n    return")
+    patch = prepare_patch(tmp_path, [change_file(tmp_path, "pkg/core.py", stored)])
+    env = PythonEnvironment(tmp_path, "python3", None, [], checker_version())
+    plan = await plan_before_graph(patch, Deadline(30), PYTHON, None, env=env)
+    assert plan is not None
+    assert plan.checked == ("pkg/core.py",)
+    assert plan.pruned_later
+    assert await plan_before_graph(patch, Deadline(30), PYTHON, None) is None
+    older = PythonEnvironment(tmp_path, "python3", None, [], "pyright 1.1.390")
+    assert await plan_before_graph(patch, Deadline(30), PYTHON, None, env=older) is None

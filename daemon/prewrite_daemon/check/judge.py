@@ -43,7 +43,7 @@ async def judge(
     ctx = CheckContext(
         ws.language, ws.shadow, ws.built_graph(), backend, ws.base_cache, ws.layout.scope,
         narrowing=ws.narrowing, planning_budget_s=ws.planning_budget_s,
-        graph_ready=ws.ready_graph, activity=ws.activity,
+        graph_ready=ws.ready_graph, activity=ws.activity, env=ws.env,
     )  # fmt: skip
     candidate = candidate_layout(ws, patch)
     deadline = Deadline(timeout_s)

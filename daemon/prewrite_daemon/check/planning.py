@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from prewrite_daemon.check.patch import FileEdit, PreparedPatch
-    from prewrite_daemon.languages.base import DependencyGraph, Language, Scope
+    from prewrite_daemon.languages.base import DependencyGraph, Environment, Language, Scope
     from prewrite_daemon.limits import Deadline
 
 log = logging.getLogger(__name__)
@@ -108,6 +108,7 @@ def plan_check(
     *,
     narrowing: bool = True,
     deadline: float | None = None,
+    env: Environment | None = None,
 ) -> CheckPlan:
     """Choose the files to compare: the patched ones plus importers that may see a change.
 
@@ -116,7 +117,8 @@ def plan_check(
     source file (``graph.importers``), whether or not its interface changed — the reference a
     narrowed plan must agree with (a workspace's ``narrowing`` attribute sets it for its checks).
     ``deadline`` (``time.monotonic()``): past it, narrowing raises ``PlanningBudgetExceeded``.
-    Its patched files are ``patched_files``'s.
+    ``env``: the checker's environment (``Language.interface_changed``). Its patched files are
+    ``patched_files``'s.
     """
     sure = patched_files(patch, language, scope)
     py = sure.source_edits
@@ -132,7 +134,7 @@ def plan_check(
     else:
         reaching: list[tuple[str, str | None, str | None]] = []
         for e in py:
-            if language.interface_changed(e.path, e.old_text, e.new_text):
+            if language.interface_changed(e.path, e.old_text, e.new_text, env):
                 reaching.append((e.path, e.old_text, e.new_text))
             if deadline is not None and time.monotonic() > deadline:
                 raise PlanningBudgetExceeded(f"deciding whether {e.path}'s interface changed")
@@ -173,6 +175,7 @@ def plan_without_graph(
     *,
     narrowing: bool = True,
     deadline: float | None = None,
+    env: Environment | None = None,
 ) -> CheckPlan | None:
     """``plan_check``'s plan when no graph can change it, else None: narrowing on, and no patched
     file reaches everything, may be data a source imports, or changes its module's interface
@@ -183,7 +186,7 @@ def plan_without_graph(
     for e in sure.source_edits:
         if language.reaches_everything(e.path, e.old_text, e.new_text):
             return None
-        if language.interface_changed(e.path, e.old_text, e.new_text):
+        if language.interface_changed(e.path, e.old_text, e.new_text, env):
             return None
         if deadline is not None and time.monotonic() > deadline:
             return None
@@ -205,13 +208,16 @@ async def plan_before_graph(
     scope: Scope | None,
     narrowing: bool = True,
     budget_s: float = DEFAULT_PLANNING_BUDGET_S,
+    env: Environment | None = None,
 ) -> CheckPlan | None:
     """``plan_without_graph`` in a thread of its own within the budget; None: ask the graph."""
     budget = min(budget_s, deadline.left() / 2)
     stop = time.monotonic() + budget
 
     def plan() -> CheckPlan | None:
-        return plan_without_graph(patch, language, scope, narrowing=narrowing, deadline=stop)
+        return plan_without_graph(
+            patch, language, scope, narrowing=narrowing, deadline=stop, env=env
+        )
 
     job = InterruptibleThread(plan, "prewrite planning")
     try:
@@ -234,6 +240,7 @@ class Planner:
     scope: Scope | None
     narrowing: bool = True
     budget_s: float = DEFAULT_PLANNING_BUDGET_S
+    env: Environment | None = None  # the checker's (``Language.interface_changed``)
 
 
 async def plan_off_loop(planner: Planner, patch: PreparedPatch, deadline: Deadline) -> CheckPlan:
@@ -245,7 +252,8 @@ async def plan_off_loop(planner: Planner, patch: PreparedPatch, deadline: Deadli
     def narrowed() -> CheckPlan:
         try:
             return plan_check(patch, planner.graph, planner.language, planner.scope,
-                              narrowing=planner.narrowing, deadline=stop)  # fmt: skip
+                              narrowing=planner.narrowing, deadline=stop,
+                              env=planner.env)  # fmt: skip
         except PlanningBudgetExceeded:
             return _wide(planner, patch, started)
 

@@ -182,8 +182,12 @@ class Language(Protocol):
         root-relative name -> where it points), whose sources outside the root count too."""
         ...
 
-    def interface_changed(self, rel: str, old: str | None, new: str | None) -> bool:
-        """Whether importers can see a difference between two texts of the module ``rel``."""
+    def interface_changed(
+        self, rel: str, old: str | None, new: str | None, env: Environment | None = None
+    ) -> bool:
+        """Whether importers can see a difference between two texts of the module ``rel``;
+        ``env``: the checker's environment, where a rule depends on which checker judges
+        (None: not known, so the rule assumes the least)."""
         ...
 
     def reaches_everything(self, rel: str, old: str | None, new: str | None) -> bool:

@@ -184,12 +184,13 @@ class PythonLanguage:
         # turns it on: always taken as on there.
         named = "reportImportCycles" in json.dumps(layout.config.settings)
         cycles = named or not self.flavour.default
-        # dead stores reach no importer where the checker's complexity is modelled
-        return NameGraph(library, report_import_cycles=cycles, dead_stores=modelled(env.checker))
+        return NameGraph(library, report_import_cycles=cycles, dead_stores=_dead_stores(env))
 
-    def interface_changed(self, rel: str, old: str | None, new: str | None) -> bool:
+    def interface_changed(
+        self, rel: str, old: str | None, new: str | None, env: Environment | None = None
+    ) -> bool:
         del rel
-        return interface_changed(old, new)
+        return interface_changed(old, new, dead_stores=_dead_stores(env))
 
     def reaches_everything(self, rel: str, old: str | None, new: str | None) -> bool:
         del rel, old, new
@@ -223,6 +224,11 @@ def linked_sources(
         elif is_source(rel):
             files.append(Path(target))
     return dirs, files
+
+
+def _dead_stores(env: Environment | None) -> bool:
+    """Whether dead stores reach no importer: where the checker's complexity is modelled."""
+    return isinstance(env, PythonEnvironment) and modelled(env.checker)
 
 
 PYTHON = PythonLanguage()

@@ -276,9 +276,12 @@ class MypyLanguage(PythonProgramChecker):
             raise BackendFailed(f"mypy exited {code}: {said}{failure_hint(env.tool, said)}")
         return parse_report(out, tree)
 
-    def interface_changed(self, rel: str, old: str | None, new: str | None) -> bool:
+    def interface_changed(
+        self, rel: str, old: str | None, new: str | None, env: Environment | None = None
+    ) -> bool:
         """Python's rule, and mypy's own comments: a type comment (``x = 1  # type: Any``) or a
         ``# mypy:`` line changes what importers see though the syntax tree does not."""
+        del env  # pyright's rules for dead stores are not mypy's: every store counts
         if self._python.interface_changed(rel, old, new):
             return True
         return _mypy_comments(old) != _mypy_comments(new)

@@ -45,7 +45,10 @@ class PythonProgramChecker:
         del layout, env
         return self._python.new_graph(root, None, None, links)
 
-    def interface_changed(self, rel: str, old: str | None, new: str | None) -> bool:
+    def interface_changed(
+        self, rel: str, old: str | None, new: str | None, env: Environment | None = None
+    ) -> bool:
+        del env  # as ``new_graph``: the least assumed about this checker
         return self._python.interface_changed(rel, old, new)
 
     def reaches_everything(self, rel: str, old: str | None, new: str | None) -> bool:

@@ -108,7 +108,10 @@ class TypeScriptLanguage:
         del env, links  # node_modules is outside the graph; linked sources are resolved paths
         return TsImportGraph(layout.config if isinstance(layout, TsLayout) else None, root)
 
-    def interface_changed(self, rel: str, old: str | None, new: str | None) -> bool:
+    def interface_changed(
+        self, rel: str, old: str | None, new: str | None, env: Environment | None = None
+    ) -> bool:
+        del env
         return interface_changed(rel, old, new)
 
     def reaches_everything(self, rel: str, old: str | None, new: str | None) -> bool:

@@ -194,13 +194,14 @@ def _pyright_comments(source: str) -> list[str]:
 _HOLDS_STATEMENTS = (ast.stmt, ast.excepthandler, ast.match_case)
 
 
-def _blanked(node: ast.AST, in_class: bool) -> ast.AST:
-    """``node`` with the bodies of the functions whose body is private replaced by a marker.
+def _blanked(node: ast.AST, in_class: bool, dead_stores: bool) -> ast.AST:
+    """``node`` with the bodies of the functions whose body is private replaced by a marker,
+    and the others' live bodies (``bodies.live_body``, ``dead_stores`` as it takes it).
     The tree is shared (``parse_cache``): a node that changes is a copy, the original stays."""
     if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
         if not _body_is_private(node, in_class):
             # keep the body, nested defs included: all of it may be visible but inert statements
-            live = live_body(node)
+            live = live_body(node, dead_stores)
             return node if live is node.body else with_fields(node, {"body": live})
         # Whether a body is trivial ("...", pass, raise NotImplementedError) is visible:
         # pyright treats trivial protocol/abstract bodies as unimplemented.
@@ -213,27 +214,31 @@ def _blanked(node: ast.AST, in_class: bool) -> ast.AST:
     for name, value in ast.iter_fields(node):
         if isinstance(value, list):
             items = cast("list[object]", value)
-            kept = [_blanked(v, inner) if isinstance(v, _HOLDS_STATEMENTS) else v for v in items]
+            kept = [
+                _blanked(v, inner, dead_stores) if isinstance(v, _HOLDS_STATEMENTS) else v
+                for v in items
+            ]
             if any(a is not b for a, b in zip(kept, items, strict=True)):
                 changed[name] = kept
     return with_fields(node, changed)
 
 
 @functools.lru_cache(maxsize=KEPT)  # agents re-check against the same base texts
-def interface_of(source: str) -> str | None:
-    """A canonical dump of what importers can see; None when the source does not parse."""
+def interface_of(source: str, dead_stores: bool = False) -> str | None:
+    """A canonical dump of what importers can see; None when the source does not parse.
+    ``dead_stores``: the checker's code-flow complexity is modelled (``names.dead_stores``)."""
     tree = parse_shared(source)
     if tree is None:
         return None
-    blanked = copy.copy(cast("ast.Module", _blanked(tree, False)))
+    blanked = copy.copy(cast("ast.Module", _blanked(tree, False, dead_stores)))
     blanked.type_ignores = []  # "# type: ignore" only affects the file itself
     dump = ast.dump(blanked, annotate_fields=False, include_attributes=False)
     return "\n".join([dump, *_pyright_comments(source)])
 
 
-def interface_changed(old: str | None, new: str | None) -> bool:
+def interface_changed(old: str | None, new: str | None, dead_stores: bool = False) -> bool:
     """Whether importers may see a difference between two versions of a module."""
     if old is None or new is None:
         return True
-    a, b = interface_of(old), interface_of(new)
+    a, b = interface_of(old, dead_stores), interface_of(new, dead_stores)
     return a is None or b is None or a != b
