@@ -149,6 +149,20 @@ CALLS = [
         {"pkg/m.py": DECORATED + "def frob(msg: str, code: int) -> None:\n    print(msg)\n"},
     ),
     _calls(
+        # an unannotated function losing an unused defaulted parameter: with it, ``f(u, u)``
+        # (``u`` Unknown) ran call-site inference (the default's type is known) and typed ``k``
+        # from its argument, Unknown; without it, every argument is Unknown, so no call-site
+        # inference, and ``k`` is ``int`` from its default: ``h``'s result changes though no call
+        # did (pyright's ``allArgTypesAreUnknown``; docs/bench.md, the Django signature change)
+        "calls_unused_default_flips_call_site_inference",
+        {
+            "pkg/m.py": "def f(x, k=0, p=None):\n    return (x, k)\n",
+            "pkg/use.py": "from pkg.m import f\n\n\ndef h(u):\n    return f(u, u)\n",
+            "pkg/far.py": "from pkg.use import h\n\n\ndef g(v):\n    return h(v)[1].nonexistent\n",
+        },
+        {"pkg/m.py": "def f(x, k=0):\n    return (x, k)\n"},
+    ),
+    _calls(
         # statement calls only: the callers are rechecked, ``far`` cannot change (a control)
         "calls_statement_only",
         {
