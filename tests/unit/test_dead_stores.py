@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from prewrite_daemon.backends.pyright_command import checker_version
+from prewrite_daemon.backends.pyright_command import PyrightOrigin, checker_version
 from prewrite_daemon.languages.python.language import PYTHON, PythonEnvironment
 from prewrite_daemon.languages.python.names.dead_stores import modelled
 from prewrite_daemon.languages.python.names.imports import interface_changed
@@ -133,3 +133,17 @@ def test_only_the_validated_checker_is_modelled() -> None:
     assert not modelled("pyright 1.1.390 (the workspace's own)")  # 0.05 per flow node there
     assert not modelled("basedpyright 1.31.0 (bundled)")
     assert not modelled("pyright unknown")
+
+
+def test_the_workspaces_own_pyright_upgraded_in_place_is_asked_again(tmp_path: Path) -> None:
+    dist = tmp_path / "site-packages" / "pyright" / "dist"
+    dist.mkdir(parents=True)
+    (dist / "package.json").write_text('{"version": "1.1.414"}')
+    origin = PyrightOrigin(dist, "1.1.414")
+    env = PythonEnvironment(tmp_path, "python3", None, [], origin.label, origin)
+    assert modelled(env.checker)
+    patched = _with("    _pw_salt = 'run 1'")
+    assert not PYTHON.interface_changed("pkg/text.py", CAPFIRST, patched, env)
+    (dist / "package.json").write_text('{"version": "1.1.420"}')  # pip install -U pyright
+    assert modelled(env.checker)  # the label is the one read when the workspace was made
+    assert PYTHON.interface_changed("pkg/text.py", CAPFIRST, patched, env)

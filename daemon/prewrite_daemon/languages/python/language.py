@@ -29,6 +29,7 @@ from prewrite_daemon.backends.pyright_command import (
     PYRIGHT,
     Flavour,
     PyrightOrigin,
+    checker_version,
     pyright_origin,
 )
 from prewrite_daemon.backends.ready import ReadyChecker
@@ -227,8 +228,19 @@ def linked_sources(
 
 
 def _dead_stores(env: Environment | None) -> bool:
-    """Whether dead stores reach no importer: where the checker's complexity is modelled."""
-    return isinstance(env, PythonEnvironment) and modelled(env.checker)
+    """Whether dead stores reach no importer: where the checker's complexity is modelled.
+
+    The workspace's own pyright is asked its version again: ``env.checker`` is read once, and
+    a ``pip install -U pyright`` in the workspace's environment restarts the checker (its
+    packages moved) with the new version under the old label."""
+    if not isinstance(env, PythonEnvironment) or not modelled(env.checker):
+        return False
+    origin = env.pyright
+    return (
+        origin is None
+        or origin.dist is None
+        or modelled(checker_version(origin.dist, origin.flavour))
+    )
 
 
 PYTHON = PythonLanguage()
