@@ -9,7 +9,9 @@ import asyncio
 from typing import TYPE_CHECKING
 
 from prewrite import change_file, new_file
+from prewrite_daemon.backends.pyright_command import checker_version
 from prewrite_daemon.checker import run_check
+from prewrite_daemon.languages.python.language import PythonEnvironment
 from tests.support.fake_backend import toy_check
 from tests.unit.run_check_helpers import (
     CORE,
@@ -113,3 +115,27 @@ async def test_a_body_edit_is_judged_without_waiting_for_the_graph(tmp_path: Pat
     assert s.ctx.plan is not None
     assert s.ctx.plan.pruned_later  # what it pruned (user.py) is the graph's to say, later
     assert_clean(s)
+
+
+async def test_a_dead_store_waits_for_the_graph_only_where_the_checker_is_not_known(
+    tmp_path: Path,
+) -> None:
+    """``CheckContext.env`` reaches the graph-free plan: with pyright 1.1.414 judging, a dead
+    store in an unannotated function is planned without the graph (``names.dead_stores``)."""
+    unannotated = "def helper(x):\n    return x + 1\n"
+    stored = unannotated.replace("    return", "    _salt = 'run 1'\n    return")
+    for env, waits in ((PythonEnvironment(tmp_path, "python3", None, [], checker_version()),
+                        False), (None, True)):  # fmt: skip
+        where = tmp_path / ("waits" if waits else "planned")
+        where.mkdir()
+        s = make_setup(where, {**FILES, "pkg/core.py": unannotated})
+        calls: list[str] = []
+        _, built = gated_graph(s, calls)
+        built.set()  # given at once if asked for: the calls say whether it was
+        s.ctx.env = env
+        reply = await run_check(s.ctx, s.patch(change_file(s.root, "pkg/core.py", stored)), LONG_S)
+        assert reply.ok
+        assert (calls != []) is waits
+        assert s.ctx.plan is not None
+        assert s.ctx.plan.pruned_later is not waits
+        assert_clean(s)
