@@ -20,7 +20,7 @@ import ast
 import sys
 from dataclasses import dataclass, field
 
-from prewrite_daemon.languages.python.names.node_facts import last_name
+from prewrite_daemon.languages.python.names.node_facts import TreeIndex, last_name
 
 _NOT_DECLARING = frozenset({"Final", "ClassVar", "TypeAlias", "InitVar"})
 _DROPPED_WHEN_DECLARED = frozenset({"assign", "store"})
@@ -84,9 +84,9 @@ class ClassBuild:
 class DeclaringAnnotations:
     """Which annotations of one file declare the type of what they annotate (see the module doc)."""
 
-    def __init__(self, tree: ast.Module) -> None:
-        self._not_declaring = _NOT_DECLARING | _special_aliases(tree)
-        self._foreign = _foreign_names(tree)
+    def __init__(self, index: TreeIndex) -> None:
+        self._not_declaring = _NOT_DECLARING | _special_aliases(index)
+        self._foreign = _foreign_names(index)
 
     def declares(self, annotation: ast.expr) -> bool:
         """A bare ``Final``/``ClassVar``/``TypeAlias`` (by any name the file gives it) leaves
@@ -100,30 +100,31 @@ class DeclaringAnnotations:
         return not (isinstance(root, ast.Name) and root.id in self._foreign)
 
 
-def _foreign_names(tree: ast.Module) -> frozenset[str]:
+def _foreign_names(index: TreeIndex) -> frozenset[str]:
     """Names the file binds by importing from a module outside the standard library."""
     names: set[str] = set()
-    for node in ast.walk(tree):
+    for node in index.imports:
         if isinstance(node, ast.ImportFrom):
             module = node.module or ""
             if node.level or module.partition(".")[0] not in sys.stdlib_module_names:
                 names.update(a.asname or a.name for a in node.names)
-        elif isinstance(node, ast.Import):
+        else:
             for a in node.names:
                 if a.name.partition(".")[0] not in sys.stdlib_module_names:
                     names.add(a.asname or a.name.partition(".")[0])
     return frozenset(names)
 
 
-def _special_aliases(tree: ast.Module) -> frozenset[str]:
+def _special_aliases(index: TreeIndex) -> frozenset[str]:
     """Names the file binds to ``Final``, ``ClassVar``, ``TypeAlias`` or ``InitVar`` (``from
     typing import Final as F``, ``F = typing.Final``), to a fixpoint; the spelling of the
     imported or assigned name decides, whatever module it comes from (an over-approximation)."""
     bindings: list[tuple[str, str]] = []  # (bound name, the last name of what it denotes)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom):
-            bindings += [(a.asname, a.name) for a in node.names if a.asname]
-        elif isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+    for imported in index.imports:
+        if isinstance(imported, ast.ImportFrom):
+            bindings += [(a.asname, a.name) for a in imported.names if a.asname]
+    for node in index.assigns:
+        if node.value is not None:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             last = last_name(node.value)
             bindings += [(t.id, last) for t in targets if isinstance(t, ast.Name) and last]

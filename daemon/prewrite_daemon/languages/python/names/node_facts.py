@@ -9,12 +9,49 @@ parameters, whether an ``async def`` yields. Pure functions of the nodes given.
 from __future__ import annotations
 
 import ast
+from collections import deque
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
 from prewrite_daemon.languages.python.syntax import locked
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
+
+
+@dataclass
+class TreeIndex:
+    """The nodes of a module that several rules read, each kind in ``ast.walk``'s order, found
+    in one walk (three walks of Django's 883 modules cost 6 s of a 20 s graph build)."""
+
+    imports: list[ast.Import | ast.ImportFrom] = field(
+        default_factory=lambda: list[ast.Import | ast.ImportFrom]()
+    )
+    assigns: list[ast.Assign | ast.AnnAssign] = field(
+        default_factory=lambda: list[ast.Assign | ast.AnnAssign]()
+    )
+    classes: list[ast.ClassDef] = field(default_factory=lambda: list[ast.ClassDef]())
+
+
+def index_tree(tree: ast.AST) -> TreeIndex:
+    """``TreeIndex`` of ``tree``: breadth first, fields in order, as ``ast.walk`` goes."""
+    found = TreeIndex()
+    todo: deque[ast.AST] = deque([tree])
+    while todo:
+        node = todo.popleft()
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            found.imports.append(node)
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            found.assigns.append(node)
+        elif isinstance(node, ast.ClassDef):
+            found.classes.append(node)
+        for name in node._fields:  # ast.iter_child_nodes, without the generator
+            child = getattr(node, name, None)
+            if isinstance(child, ast.AST):
+                todo.append(child)
+            elif isinstance(child, list):
+                todo.extend(c for c in cast("list[object]", child) if isinstance(c, ast.AST))
+    return found
 
 
 def chain_of(node: ast.expr) -> str:

@@ -47,8 +47,10 @@ from prewrite_daemon.languages.python.names.declarations import (
 )
 from prewrite_daemon.languages.python.names.mentions import Scan, import_bindings, scan
 from prewrite_daemon.languages.python.names.node_facts import (
+    TreeIndex,
     chain_of,
     first_param,
+    index_tree,
     is_name,
     last_name,
     mutates_all,
@@ -82,19 +84,20 @@ class Collected:
         self.unmodelled: set[str] = set()  # statement kinds no rule models (see the module doc)
         self.inner_class_units: list[int] = []  # one per header expression of a class not at
         # module level (a base, a keyword's value, a decorator)
-        self._annotations = DeclaringAnnotations(tree)
+        index = index_tree(tree)
+        self._annotations = DeclaringAnnotations(index)
         self._block(tree.body, [], None)
-        self._inner_classes(tree)
+        self._inner_classes(index)
         for _, found in self.units:
             self.import_nodes.extend(found.imports)
         for region in self.regions.values():
             region.keep_declared()
 
-    def _inner_classes(self, tree: ast.Module) -> None:
+    def _inner_classes(self, index: TreeIndex) -> None:
         """A unit for the header of every class defined in a function or another class."""
         top = {id(c.node) for c in self.classes}
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ClassDef) and id(node) not in top:
+        for node in index.classes:
+            if id(node) not in top:
                 header = [*node.decorator_list, *node.bases, *(k.value for k in node.keywords)]
                 self.inner_class_units += [self.unit([expr]) for expr in header]
 
