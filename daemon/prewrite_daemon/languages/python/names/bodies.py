@@ -8,8 +8,8 @@
   depend on. An edit that only adds, removes or changes inert statements of an implemented body
   changes no other module's types (``symbols`` and ``imports.interface_of`` compare live bodies);
   nor does one that only adds, removes or changes *dead stores* where the checker's code-flow
-  complexity provably stays under its limits (``dead_stores``; ``symbols`` only, when the
-  graph's checker is modelled).
+  complexity provably stays under its limits (``dead_stores``; both compare without them where
+  the checker's complexity is modelled).
 """
 
 from __future__ import annotations

@@ -19,7 +19,8 @@ limit keeps its stores, and then differs from any version that has another set o
 
 Other checkers: older pyright counts 0.05 per flow node, and basedpyright's binder is its own
 version's; the rule is used only for the checkers in ``MODELLED_CHECKERS``
-(``PythonLanguage.new_graph`` decides; anything else keeps every store).
+(``language._dead_stores`` decides, for the name graph and the graph-free interface comparison
+alike; anything else keeps every store).
 """
 
 from __future__ import annotations
